@@ -1,0 +1,118 @@
+"""Reading play notation, as people and programs write it, and finding the legal play it names.
+
+Accepted: `13/8 24/22*`, `bar/20`, `6/off`, `8/5(2)`, chains `13/7*/6` and `24/18/13`, the bar written `25`
+or `bar`, off written `0` or `off`, hits with or without `*`, moves in any order, case and spacing free.
+An empty string (or `Cannot Move`) is the empty play of a roll that cannot be played.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.errors import NotationError
+from companion.rules.dice import Roll
+from companion.rules.play import Play
+from companion.rules.position import BAR, OFF, Position
+
+_TOKEN = re.compile(r"^(?P<path>[0-9a-z*/]+?)(?:\((?P<count>[1-4])\))?$")
+_EMPTY = {"", "cannot move", "can't move", "no move", "(no move)", "dance", "dances", "fanned"}
+
+
+def parse_moves(notation: str) -> list[tuple[int, int, bool]]:
+    """Split notation into checker moves (source, dest, hit-marked), chains cut at each written point.
+
+    `13/7*/6` gives (13, 7, True), (7, 6, False); `8/5(2)` gives (8, 5, False) twice. Points are not checked
+    against any position here, only their range.
+    """
+    text = " ".join(notation.lower().replace("\u2019", "'").split())
+    if text in _EMPTY:
+        return []
+    moves: list[tuple[int, int, bool]] = []
+    for token in text.split(" "):
+        m = _TOKEN.match(token)
+        if not m:
+            raise NotationError(f"cannot read {token!r} in {notation!r}: write moves like 13/8, 24/22*, bar/20, 6/off")
+        parts = m.group("path").split("/")
+        if len(parts) < 2 or any(not p for p in parts):
+            raise NotationError(f"cannot read {token!r} in {notation!r}: a move is FROM/TO, e.g. 13/8")
+        points = [_point(p.rstrip("*"), token, notation) for p in parts]
+        hits = [p.endswith("*") for p in parts]
+        if hits[0]:
+            raise NotationError(f"{token!r}: a hit is marked after the point landed on, e.g. 13/8*")
+        count = int(m.group("count") or 1)
+        for _ in range(count):
+            for i in range(len(points) - 1):
+                source, dest = points[i], points[i + 1]
+                if dest >= source:
+                    raise NotationError(
+                        f"{token!r} in {notation!r} moves backwards: checkers move from higher points to lower"
+                    )
+                if source == OFF or dest == BAR:
+                    raise NotationError(f"{token!r}: checkers move from the bar and to off, not the other way")
+                moves.append((source, dest, hits[i + 1]))
+    return moves
+
+
+def _point(text: str, token: str, notation: str) -> int:
+    if text == "bar":
+        return BAR
+    if text == "off":
+        return OFF
+    if text.isdigit() and 0 <= int(text) <= 25:
+        return int(text)
+    raise NotationError(f"{token!r} in {notation!r}: {text!r} is not a point (1-24), bar (25) or off (0)")
+
+
+def apply_moves(position: Position, moves: list[tuple[int, int, bool]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Carry out the written moves on the board without the rules of dice: checkers go where the notation says,
+    blots landed on are hit. Moves written in an order that cannot be carried out (a checker moved on before it
+    arrived) are retried after the others. Returns (mover's side, opponent's side)."""
+    me = list(position.player)
+    opp = list(position.opponent)
+    pending = list(moves)
+    while pending:
+        for i, (source, dest, _hit) in enumerate(pending):
+            if me[source] > 0 and (me[BAR] == 0 or source == BAR or len(pending) == 1):
+                break
+        else:
+            source = pending[0][0]
+            raise NotationError(f"no checker on {'the bar' if source == BAR else f'the {source}-point'} to move")
+        source, dest, _hit = pending.pop(i)
+        me[source] -= 1
+        me[dest] += 1
+        if dest != OFF and opp[25 - dest] >= 2:
+            raise NotationError(f"the {dest}-point is held by the opponent")
+        if dest != OFF and opp[25 - dest] == 1:
+            opp[25 - dest] = 0
+            opp[BAR] += 1
+    return tuple(me), tuple(opp)
+
+
+def resolve_play(position: Position, roll: Roll, notation: str) -> Play:
+    """The legal play of `roll` that `notation` names.
+
+    The written moves are carried out on the board; the legal play reaching the same position is the answer.
+    Records often leave out hits or join a checker's steps (`24/14` for 64), so when that position is not
+    reached, a legal play that puts the mover's checkers in the same places is accepted if it is the only one.
+    """
+    moves = parse_moves(notation)
+    plays = position.legal_plays(roll)
+    if not moves:
+        if plays[0].is_empty():
+            return plays[0]
+        raise NotationError(f"{roll} can be played here; an empty play is not legal")
+    try:
+        mine, theirs = apply_moves(position, moves)
+    except NotationError as exc:
+        raise NotationError(f"{notation!r} cannot be played from this position: {exc}") from exc
+    for play in plays:
+        after = play.position
+        if after.opponent == mine and after.player == theirs:
+            return play
+    same_checkers = [play for play in plays if play.position.opponent == mine]
+    if len(same_checkers) == 1:
+        return same_checkers[0]
+    if len(same_checkers) > 1:
+        hits = {play.notation for play in same_checkers}
+        raise NotationError(f"{notation!r} is ambiguous for {roll}: it could be any of {sorted(hits)}")
+    raise NotationError(f"{notation!r} is not a legal play of {roll} here")

@@ -1,0 +1,139 @@
+"""Moves and plays: a single checker step, and a whole play of a roll with its standard notation."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from companion.rules.dice import Roll
+from companion.rules.position import BAR, OFF, Position, _trusted
+
+
+class Move(NamedTuple):
+    """One checker moved by one die: from `source` (25 = bar) to `dest` (0 = off); `hit` if it hit a blot."""
+
+    source: int
+    dest: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{point_name(self.source)}/{point_name(self.dest)}{'*' if self.hit else ''}"
+
+
+class Play:
+    """A legal play of a roll: the single-die moves in the order played and the position they reach.
+
+    `position` is the position after the play seen from the opponent, who is now on roll, so plays chain:
+    `p.legal_plays(3, 1)[0].position.legal_plays(6, 5)`. Two plays are equal when they reach the same
+    position with the same roll, whatever order their moves were made in.
+    """
+
+    __slots__ = ("roll", "_moves", "_after", "_position", "_notation")
+
+    roll: Roll
+
+    def __init__(self, roll: Roll, moves: Sequence[tuple[int, int, bool]], position: Position) -> None:
+        _set(self, "roll", roll)
+        _set(self, "_moves", tuple(moves))
+        _set(self, "_position", position)
+        _set(self, "_after", bytes(position.opponent + position.player))
+        _set(self, "_notation", None)
+
+    @classmethod
+    def _from_result(cls, roll: Roll, moves: list[tuple[int, int, bool]], after: bytes) -> Play:
+        """Fast path for the generator: `after` is both sides after the play, the mover first, as bytes.
+        The `Position` is built only when asked for; most plays of a double are never looked at."""
+        play = object.__new__(cls)
+        _set(play, "roll", roll)
+        _set(play, "_moves", moves)
+        _set(play, "_after", after[26:] + after[:26])
+        _set(play, "_position", None)
+        _set(play, "_notation", None)
+        return play
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Play is immutable")
+
+    @property
+    def position(self) -> Position:
+        """The position after the play, from the side of the opponent, who is now on roll."""
+        if self._position is None:
+            after = self._after
+            _set(self, "_position", _trusted(tuple(after[:26]), tuple(after[26:])))
+        return self._position  # type: ignore[return-value]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(Move(*m) for m in self._moves)
+
+    @property
+    def notation(self) -> str:
+        """Standard notation, e.g. `13/8 24/22*`, `bar/20`, `6/off`, `8/5(2)`; empty for no move."""
+        if self._notation is None:
+            _set(self, "_notation", format_moves(self._moves))
+        return self._notation  # type: ignore[return-value]
+
+    @property
+    def hits(self) -> int:
+        return sum(1 for m in self._moves if m[2])
+
+    @property
+    def dice_used(self) -> int:
+        return len(self._moves)
+
+    def is_empty(self) -> bool:
+        """True when the roll could not be played at all (a dance, or every number blocked)."""
+        return not self._moves
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.roll == other.roll and self._after == other._after
+
+    def __hash__(self) -> int:
+        return hash((self.roll, self._after))
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Play({self.roll}: {self.notation or '(no move)'})"
+
+
+_set = object.__setattr__
+
+
+def point_name(slot: int) -> str:
+    if slot == BAR:
+        return "bar"
+    if slot == OFF:
+        return "off"
+    return str(slot)
+
+
+def format_moves(moves: Sequence[tuple[int, int, bool]]) -> str:
+    """Standard notation: a checker's steps are joined (`13/7/6` is `13/6`, a hit on the way is kept as
+    `13/7*/6`), identical moves are counted (`8/5(2)`), highest source first. No moves at all is `""`."""
+    paths: list[list[tuple[int, bool]]] = []  # each path: [(point, hit-on-arrival), ...]
+    for source, dest, hit in moves:
+        for path in reversed(paths):
+            if path[-1][0] == source and source != OFF:
+                path.append((dest, hit))
+                break
+        else:
+            paths.append([(source, False), (dest, hit)])
+    texts: list[tuple[int, int, str]] = []
+    for path in paths:
+        kept = [path[0]] + [step for step in path[1:-1] if step[1]] + [path[-1]]
+        text = "/".join(point_name(p) + ("*" if hit else "") for p, hit in kept)
+        texts.append((path[0][0], path[-1][0], text))
+    texts.sort(key=lambda t: (-t[0], -t[1]))
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        j = i
+        while j + 1 < len(texts) and texts[j + 1][2] == texts[i][2]:
+            j += 1
+        count = j - i + 1
+        out.append(texts[i][2] + (f"({count})" if count > 1 else ""))
+        i = j + 1
+    return " ".join(out)
