@@ -34,6 +34,18 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayTrace:
+    """One replayed play: who, the dice, and the Position IDs before and after (each from the mover's side)."""
+
+    game: int
+    player: int
+    dice: tuple[int, int]
+    before: str
+    after: str
+    notation: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameOutcome:
     number: int
     winner: int | None
@@ -51,6 +63,7 @@ class AuditReport:
     games: list[GameOutcome] = field(default_factory=list)
     final_score: tuple[int, int] = (0, 0)
     winner: int | None = None
+    trace: list[PlayTrace] | None = None
 
     @property
     def ok(self) -> bool:
@@ -74,8 +87,9 @@ class AuditReport:
         }
 
 
-def audit_match(record: MatchRecord) -> AuditReport:
-    report = AuditReport(record.source, record.players, record.length)
+def audit_match(record: MatchRecord, *, trace: bool = False) -> AuditReport:
+    """Replay `record` under the rules. With `trace`, every play is kept in `report.trace`."""
+    report = AuditReport(record.source, record.players, record.length, trace=[] if trace else None)
     if record.length:
         match = MatchState.match_to(record.length, crawford_rule=record.crawford_rule)
     else:
@@ -167,7 +181,12 @@ def _replay_game(game: GameRecord, match: MatchState, report: AuditReport, recor
                     find(action, "turn", f"rolled out of turn (it is {name[state.turn]}'s turn)")
                     state = _with_turn(state, action.player)
                 plays += 1
+                before = state.position
                 state = _play(state, action, find)
+                if report.trace is not None:
+                    after = state.position if state.phase is Phase.OVER else state.position.swap()
+                    report.trace.append(PlayTrace(game.number, action.player, action.dice, before.position_id(),
+                                                  after.position_id(), action.notation))
             elif kind is ActionKind.UNPLAYED:
                 pass  # rolled as the game ended
             elif kind is ActionKind.DOUBLE:

@@ -209,7 +209,7 @@ class GameState:
             match = MatchState(
                 length=k.match_length, score=k.score, cube=k.cube, cube_owner=k.cube_owner,
                 crawford=k.crawford,
-                post_crawford=bool(k.match_length) and not k.crawford and k.match_length - 1 in k.score,
+                post_crawford=k.match_length > 1 and not k.crawford and k.match_length - 1 in k.score,
                 jacoby=k.jacoby and not k.match_length, beaver=beaver and not k.match_length,
             )
         except RulesError as exc:

@@ -96,6 +96,8 @@ class MatchKey:
     jacoby: bool = False  # the Jacoby rule is in use (money play only)
 
     def __post_init__(self) -> None:
+        if self.dice[0] < self.dice[1]:  # gnubg keeps the higher die first
+            object.__setattr__(self, "dice", (self.dice[1], self.dice[0]))
         if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 1 << 15:
             raise InvalidIdError(f"the cube shows a power of two from 1 to 32768, not {self.cube}")
         if self.cube_owner not in (None, 0, 1):

@@ -53,6 +53,8 @@ class MatchState:
             raise RulesError("there is no Crawford game in money play")
         if self.length and (self.jacoby or self.beaver):
             raise RulesError("the Jacoby and beaver rules apply to money play only")
+        if self.length == 1 and (self.crawford or self.post_crawford):
+            raise RulesError("a 1-point match has no Crawford game")
         if self.crawford and self.cube != 1:
             raise RulesError("the cube cannot be turned in the Crawford game")
 
@@ -133,7 +135,7 @@ class MatchState:
         score[winner] += points
         post = self.post_crawford or self.crawford
         crawford = False
-        if self.length and self.crawford_rule and not post:
+        if self.length > 1 and self.crawford_rule and not post:
             crawford = any(s == self.length - 1 for s in score) and all(s < self.length for s in score)
         return replace(
             self,
@@ -141,5 +143,5 @@ class MatchState:
             cube=1,
             cube_owner=None,
             crawford=crawford,
-            post_crawford=post and bool(self.length) and self.crawford_rule,
+            post_crawford=post and self.length > 1 and self.crawford_rule,
         )

@@ -213,6 +213,8 @@ def _side_from_map(points: dict[int, int], name: str) -> tuple[int, ...]:
             raise InvalidPositionError(f"{name}: {slot!r} is not a point (1..24) or the bar (25)")
         side[slot] = count
     placed = sum(side)
+    if placed > CHECKERS:
+        raise InvalidPositionError(f"{name} has {placed} checkers on the board; a side has {CHECKERS}")
     side[OFF] = CHECKERS - placed
     return tuple(side)
 

@@ -58,6 +58,9 @@ def parse_xgid(xgid: str) -> XgidState:
         raise InvalidIdError(f"{xgid!r}: the fields after the position are numbers ({exc})") from exc
     if owner not in (-1, 0, 1) or turn not in (-1, 1):
         raise InvalidIdError(f"{xgid!r}: cube owner is -1, 0 or 1 and turn is 1 or -1")
+    if length and max(score_bottom, score_top) >= length:
+        raise InvalidIdError(f"{xgid!r} is impossible: a score of {max(score_bottom, score_top)} has already won "
+                             f"a {length}-point match")
     if not 0 <= cube_log <= 15:
         raise InvalidIdError(f"{xgid!r}: the cube field is log2 of the cube, 0 to 15")
     bottom = [0] * 26
@@ -100,7 +103,7 @@ def parse_xgid(xgid: str) -> XgidState:
                 cube=1 << cube_log,
                 cube_owner=None if owner == 0 else (BOTTOM if owner == 1 else TOP),
                 crawford=bool(flags & 1),
-                post_crawford=not flags & 1 and (length - 1) in (score_top, score_bottom),
+                post_crawford=length > 1 and not flags & 1 and (length - 1) in (score_top, score_bottom),
             )
         else:
             match = MatchState(
