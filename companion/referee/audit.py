@@ -105,7 +105,6 @@ def audit_match(record: MatchRecord, *, trace: bool = False) -> AuditReport:
                 f"the game starts at {game.score[0]}-{game.score[1]} but the games before it score "
                 f"{match.score[0]}-{match.score[1]} under the rules",
             ))
-            match = _rescored(match, game.score)
         outcome, state = _replay_game(game, match, report, record)
         report.games.append(outcome)
         if state.phase is Phase.OVER and state.end is not None:
@@ -120,17 +119,6 @@ def audit_match(record: MatchRecord, *, trace: bool = False) -> AuditReport:
     report.final_score = match.score
     report.winner = match.winner()
     return report
-
-
-def _rescored(match: MatchState, score: tuple[int, int]) -> MatchState:
-    """Follow the file's score after reporting a difference, so one slip is reported once."""
-    length = match.length
-    crawford = False
-    post = match.post_crawford
-    if length and match.crawford_rule and not post and length - 1 in score:
-        crawford = True
-    return MatchState(length=length, score=score, crawford=crawford, post_crawford=post,
-                      crawford_rule=match.crawford_rule, jacoby=match.jacoby, beaver=match.beaver)
 
 
 def _settle_resignation(match: MatchState, pending, next_game: GameRecord, report, record) -> MatchState:

@@ -38,7 +38,7 @@ def generate_plays(position: Position, roll: Roll) -> list[Play]:
         chosen = [(key, steps) for key, steps in chosen if steps[0][3] == roll.high] or chosen
     if not chosen:
         return [Play(roll, (), position.swap())]
-    return [Play._from_result(roll, [step[:3] for step in steps], key) for key, steps in chosen]
+    return [Play._from_result(roll, steps, key) for key, steps in chosen]
 
 
 def _dest(me: list[int], opp: list[int], source: int, die: int, outside: int) -> int:
@@ -142,28 +142,48 @@ def _last_double(me, opp, die, max_source, outside, steps, found, best) -> int:
 
 
 def _search_pair(me, opp, first, second, outside, found, best) -> int:
+    """Both dice of a non-double, `first` then `second`; the inner loop is inlined (it is the hot path)."""
     moved_first = False
-    for source in _sources(me):
+    sources = _sources(me)
+    for source in sources:
         dest = _dest(me, opp, source, first, outside)
         if dest < 0:
             continue
         moved_first = True
         hit = _step(me, opp, source, dest)
         outside2 = outside - (source > 6 and dest <= 6)
-        steps = [(source, dest, hit, first)]
         moved_second = False
-        for source2 in _sources(me):
-            dest2 = _dest(me, opp, source2, second, outside2)
-            if dest2 < 0:
+        # the points occupied now: as before, less an emptied source, plus a newly taken destination
+        sources2 = sources if (me[source] and (dest == 0 or me[dest] > 1)) else _sources(me)
+        for source2 in sources2:
+            dest2 = source2 - second
+            if dest2 > 0:
+                if opp[25 - dest2] >= 2:
+                    continue
+            elif outside2 or (dest2 < 0 and any(me[source2 + 1 : 7])):
                 continue
+            else:
+                dest2 = 0
             moved_second = True
-            hit2 = _step(me, opp, source2, dest2)
-            steps.append((source2, dest2, hit2, second))
-            best = _record(me, opp, steps, found, best)
-            steps.pop()
-            _unstep(me, opp, source2, dest2, hit2)
-        if not moved_second and best < 2:
-            best = _record(me, opp, steps, found, best)
+            me[source2] -= 1
+            me[dest2] += 1
+            landing = 25 - dest2
+            hit2 = dest2 > 0 and opp[landing] == 1
+            if hit2:
+                opp[landing] = 0
+                opp[BAR] += 1
+            key = bytes(me + opp)
+            if key not in found or len(found[key]) < 2:
+                found[key] = [(source, dest, hit, first), (source2, dest2, hit2, second)]
+            if hit2:
+                opp[landing] = 1
+                opp[BAR] -= 1
+            me[source2] += 1
+            me[dest2] -= 1
+        if moved_second:
+            best = 2
+        elif best < 2:
+            best = _record(me, opp, [(source, dest, hit, first)], found, best)
         _unstep(me, opp, source, dest, hit)
     if not moved_first and best == 0:
         best = _record(me, opp, [], found, best)

@@ -43,12 +43,12 @@ def parse_moves(notation: str) -> list[tuple[int, int, bool]]:
         for _ in range(count):
             for i in range(len(points) - 1):
                 source, dest = points[i], points[i + 1]
+                if source == OFF or dest == BAR:
+                    raise NotationError(f"{token!r}: checkers move from the bar and to off, not the other way")
                 if dest >= source:
                     raise NotationError(
                         f"{token!r} in {notation!r} moves backwards: checkers move from higher points to lower"
                     )
-                if source == OFF or dest == BAR:
-                    raise NotationError(f"{token!r}: checkers move from the bar and to off, not the other way")
                 moves.append((source, dest, hits[i + 1]))
     return moves
 

@@ -27,7 +27,7 @@ class Play:
     position with the same roll, whatever order their moves were made in.
     """
 
-    __slots__ = ("roll", "_moves", "_after", "_position", "_notation")
+    __slots__ = ("roll", "_moves", "_key", "_position", "_notation")
 
     roll: Roll
 
@@ -35,17 +35,18 @@ class Play:
         _set(self, "roll", roll)
         _set(self, "_moves", tuple(moves))
         _set(self, "_position", position)
-        _set(self, "_after", bytes(position.opponent + position.player))
+        _set(self, "_key", bytes(position.opponent + position.player))
         _set(self, "_notation", None)
 
     @classmethod
-    def _from_result(cls, roll: Roll, moves: list[tuple[int, int, bool]], after: bytes) -> Play:
-        """Fast path for the generator: `after` is both sides after the play, the mover first, as bytes.
-        The `Position` is built only when asked for; most plays of a double are never looked at."""
+    def _from_result(cls, roll: Roll, moves: list[tuple], key: bytes) -> Play:
+        """Fast path for the generator: `key` is both sides after the play as bytes, the mover first; moves are
+        (source, dest, hit, die) steps. The `Position` is built only when asked for: most plays of a double
+        are never looked at, and generation is the hot path of the referee and the engine."""
         play = object.__new__(cls)
         _set(play, "roll", roll)
         _set(play, "_moves", moves)
-        _set(play, "_after", after[26:] + after[:26])
+        _set(play, "_key", key)
         _set(play, "_position", None)
         _set(play, "_notation", None)
         return play
@@ -57,13 +58,13 @@ class Play:
     def position(self) -> Position:
         """The position after the play, from the side of the opponent, who is now on roll."""
         if self._position is None:
-            after = self._after
-            _set(self, "_position", _trusted(tuple(after[:26]), tuple(after[26:])))
+            key = self._key
+            _set(self, "_position", _trusted(tuple(key[26:]), tuple(key[:26])))
         return self._position  # type: ignore[return-value]
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        return tuple(Move(*m) for m in self._moves)
+        return tuple(Move(m[0], m[1], m[2]) for m in self._moves)
 
     @property
     def notation(self) -> str:
@@ -87,10 +88,10 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return self.roll == other.roll and self._after == other._after
+        return self.roll == other.roll and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash((self.roll, self._after))
+        return hash((self.roll, self._key))
 
     def __str__(self) -> str:
         return self.notation
@@ -110,11 +111,11 @@ def point_name(slot: int) -> str:
     return str(slot)
 
 
-def format_moves(moves: Sequence[tuple[int, int, bool]]) -> str:
+def format_moves(moves: Sequence[tuple]) -> str:
     """Standard notation: a checker's steps are joined (`13/7/6` is `13/6`, a hit on the way is kept as
     `13/7*/6`), identical moves are counted (`8/5(2)`), highest source first. No moves at all is `""`."""
     paths: list[list[tuple[int, bool]]] = []  # each path: [(point, hit-on-arrival), ...]
-    for source, dest, hit in moves:
+    for source, dest, hit, *_ in moves:
         for path in reversed(paths):
             if path[-1][0] == source and source != OFF:
                 path.append((dest, hit))

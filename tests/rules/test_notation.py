@@ -1,0 +1,56 @@
+import pytest
+
+from companion.errors import NotationError
+from companion.rules import Position, parse_moves
+
+
+@pytest.mark.parametrize(
+    "text, moves",
+    [
+        ("13/8 24/22*", [(13, 8, False), (24, 22, True)]),
+        ("bar/20", [(25, 20, False)]),
+        ("25/20", [(25, 20, False)]),
+        ("6/off", [(6, 0, False)]),
+        ("6/0", [(6, 0, False)]),
+        ("6/Off", [(6, 0, False)]),
+        ("8/5(2)", [(8, 5, False), (8, 5, False)]),
+        ("13/7*/6", [(13, 7, True), (7, 6, False)]),
+        ("  Bar/22   ", [(25, 22, False)]),
+        ("", []),
+        ("Cannot Move", []),
+    ],
+)
+def test_parse_variants(text, moves):
+    assert parse_moves(text) == moves
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [("13-8", "cannot read"), ("8/13", "backwards"), ("27/20", "not a point"), ("13/8*x", "not a point"),
+     ("off/3", "the other way"), ("13/", "FROM/TO")],
+)
+def test_unreadable_notation_says_why(text, why):
+    with pytest.raises(NotationError, match=why):
+        parse_moves(text)
+
+
+def test_resolving_accepts_real_file_spellings():
+    start = Position.start()
+    assert start.play("24/20 24/20 20/16 20/16", 4, 4).notation == "24/16(2)"  # each die written out
+    assert start.play("13/10 24/23", 1, 3).notation == "24/23 13/10"  # moves in either order
+    assert start.play("24/22 24/22 13/11 13/11", 2, 2).notation == "24/22(2) 13/11(2)"
+
+
+def test_unmarked_hits_are_found():
+    p = Position.from_points({8: 2, 6: 13}, {20: 1, 24: 14})
+    assert p.play("8/5 6/5", 3, 1).notation == "8/5* 6/5"
+
+
+def test_illegal_and_impossible_plays_are_refused():
+    start = Position.start()
+    with pytest.raises(NotationError, match="not a legal play"):
+        start.play("24/21 13/9", 3, 1)
+    with pytest.raises(NotationError, match="no checker"):
+        start.play("12/9 12/11", 3, 1)
+    with pytest.raises(NotationError, match="can be played"):
+        start.play("", 3, 1)
