@@ -9,11 +9,11 @@ read from the next game's score: a resignation worth 1, 2 or 3 times the cube is
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from companion.errors import NotationError, RulesError
 from companion.record.jellyfish import Action, ActionKind, GameRecord, MatchRecord
-from companion.rules import GameState, MatchState, Phase, Position
+from companion.rules import GameState, MatchState, Phase
 from companion.rules.game import EndKind
 from companion.rules.notation import apply_moves, parse_moves
 from companion.rules.position import _trusted
@@ -231,8 +231,6 @@ def _roll(state: GameState, action: Action) -> GameState:
 
 
 def _with_turn(state: GameState, player: int) -> GameState:
-    from dataclasses import replace
-
     if state.turn == player:
         return state
     return replace(state, turn=player, position=state.position.swap())
@@ -258,4 +256,4 @@ def _play(state: GameState, action: Action, find) -> GameState:
     return state.play(play)
 
 
-__all__ = ["AuditReport", "Finding", "GameOutcome", "Position", "audit_match"]
+__all__ = ["AuditReport", "Finding", "GameOutcome", "PlayTrace", "audit_match"]
