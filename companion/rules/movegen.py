@@ -11,6 +11,9 @@ Search: the two orders of a non-double are tried in full. For doubles, sources a
 order: any legal sequence of equal dice can be reordered that way and stays legal (moving the higher checker
 first never blocks a lower one: blocks only shrink as blots are hit, and bear-off conditions only loosen), so
 no result is lost while permutations are not searched again. Results are distinct by resulting position.
+
+Both sides live in one 52-slot list while searching (the mover's slots 0..25, then the opponent's), so a result's
+key is `bytes(board)` with no copying. The mover's point d is the opponent's point 25 - d, at `board[51 - d]`.
 """
 
 from __future__ import annotations
@@ -19,172 +22,139 @@ from companion.rules.dice import Roll
 from companion.rules.play import Play
 from companion.rules.position import BAR, Position
 
+OPP_BAR = 51  # the opponent's bar in the combined board
+
 
 def generate_plays(position: Position, roll: Roll) -> list[Play]:
     """All legal plays of `roll` in `position`, one per resulting position (never empty: see Position)."""
-    me = list(position.player)
-    opp = list(position.opponent)
-    # result (both sides as bytes) -> the single-die steps (source, dest, hit, die) that first reached it
-    found: dict[bytes, list[tuple[int, int, bool, int]]] = {}
-    outside = sum(me[7:26])
+    board = list(position.player + position.opponent)
+    outside = sum(board[7:26])
+    # result key -> the single-die steps (source, dest, hit, die) that first reached it
+    chosen: dict[bytes, tuple]
     if roll.is_double:
-        best = _search_double(me, opp, roll.die1, 4, BAR, outside, [], found, 0)
+        by_count: list[dict[bytes, tuple]] = [{}, {}, {}, {}, {}]
+        best = _search_double(board, roll.die1, 4, BAR, outside, (), by_count, 0)
+        chosen = by_count[best]
     else:
-        best = _search_pair(me, opp, roll.high, roll.low, outside, found, 0)
-        best = _search_pair(me, opp, roll.low, roll.high, outside, found, best)
-    chosen = [(key, steps) for key, steps in found.items() if len(steps) == best]
-    if best == 1 and not roll.is_double:
+        both: dict[bytes, tuple] = {}
+        single: dict[bytes, tuple] = {}
+        _search_pair(board, roll.high, roll.low, outside, both, single)
+        _search_pair(board, roll.low, roll.high, outside, both, single)
         # only one die can be played: the higher one, when it can be
-        chosen = [(key, steps) for key, steps in chosen if steps[0][3] == roll.high] or chosen
+        chosen = both or {k: v for k, v in single.items() if v[0][3] == roll.high} or single
     if not chosen:
         return [Play(roll, (), position.swap())]
-    return [Play._from_result(roll, steps, key) for key, steps in chosen]
+    from_result = Play._from_result
+    return [from_result(roll, steps, key) for key, steps in chosen.items()]
 
 
-def _dest(me: list[int], opp: list[int], source: int, die: int, outside: int) -> int:
+def _dest(board: list[int], source: int, die: int, outside: int) -> int:
     """Where a checker on `source` lands with `die`, or -1 if it may not move. 0 is off.
 
     The caller has already made sure that `source` is the bar whenever checkers wait there.
     """
     dest = source - die
     if dest > 0:
-        return -1 if opp[25 - dest] >= 2 else dest
+        return -1 if board[51 - dest] >= 2 else dest
     if outside:
         return -1
-    if dest < 0 and any(me[source + 1 : 7]):
+    if dest < 0 and any(board[source + 1 : 7]):
         return -1
     return 0
 
 
-def _sources(me: list[int], below: int = BAR) -> list[int]:
+def _sources(board: list[int], below: int = BAR) -> list[int]:
     """Points a checker may move from, highest first: only the bar while checkers wait there."""
-    if me[BAR]:
+    if board[BAR]:
         return [BAR]
-    return [p for p in range(min(below, 24), 0, -1) if me[p]]
+    return [p for p in range(min(below, 24), 0, -1) if board[p]]
 
 
-def _step(me: list[int], opp: list[int], source: int, dest: int) -> bool:
+def _step(board: list[int], source: int, dest: int) -> bool:
     """Move one checker; returns whether it hit. Caller undoes with `_unstep`."""
-    me[source] -= 1
-    me[dest] += 1
-    if dest and opp[25 - dest] == 1:
-        opp[25 - dest] = 0
-        opp[BAR] += 1
+    board[source] -= 1
+    board[dest] += 1
+    if dest and board[51 - dest] == 1:
+        board[51 - dest] = 0
+        board[OPP_BAR] += 1
         return True
     return False
 
 
-def _unstep(me: list[int], opp: list[int], source: int, dest: int, hit: bool) -> None:
-    me[source] += 1
-    me[dest] -= 1
+def _unstep(board: list[int], source: int, dest: int, hit: bool) -> None:
+    board[source] += 1
+    board[dest] -= 1
     if hit:
-        opp[25 - dest] = 1
-        opp[BAR] -= 1
+        board[51 - dest] = 1
+        board[OPP_BAR] -= 1
 
 
-def _record(me: list[int], opp: list[int], steps: list, found: dict, best: int) -> int:
-    n = len(steps)
-    if n < best:
-        return best
-    key = bytes(me + opp)
-    known = found.get(key)
-    if known is None or len(known) < n:
-        found[key] = list(steps)
-    return n
-
-
-def _search_double(me, opp, die, left, max_source, outside, steps, found, best) -> int:
-    if left == 1:
-        return _last_double(me, opp, die, max_source, outside, steps, found, best)
+def _search_double(board, die, left, max_source, outside, steps, by_count, best) -> int:
+    """Play up to `left` more dice of a double from sources at or below `max_source`; returns the most dice
+    played on any branch so far. Leaves are recorded in `by_count[dice played]`."""
     moved = False
-    for source in _sources(me, max_source):
-        dest = _dest(me, opp, source, die, outside)
+    for source in _sources(board, max_source):
+        dest = _dest(board, source, die, outside)
         if dest < 0:
             continue
         moved = True
-        hit = _step(me, opp, source, dest)
-        steps.append((source, dest, hit, die))
-        new_outside = outside - (source > 6 and dest <= 6)
-        best = _search_double(me, opp, die, left - 1, source, new_outside, steps, found, best)
-        steps.pop()
-        _unstep(me, opp, source, dest, hit)
-    if not moved:
-        best = _record(me, opp, steps, found, best)
+        hit = _step(board, source, dest)
+        here = (*steps, (source, dest, hit, die))
+        if left == 1:  # the leaves, where most of the time goes
+            key = bytes(board)
+            if key not in by_count[4]:
+                by_count[4][key] = here
+            best = 4
+        else:
+            new_outside = outside - (source > 6 and dest <= 6)
+            best = _search_double(board, die, left - 1, source, new_outside, here, by_count, best)
+        _unstep(board, source, dest, hit)
+    if not moved and len(steps) >= best:
+        best = len(steps)
+        by_count[best].setdefault(bytes(board), steps)
     return best
 
 
-def _last_double(me, opp, die, max_source, outside, steps, found, best) -> int:
-    """The fourth die of a double: the leaves of the search, where most of the time goes, kept inline."""
-    moved = False
-    for source in _sources(me, max_source):
-        dest = _dest(me, opp, source, die, outside)
-        if dest < 0:
-            continue
-        moved = True
-        me[source] -= 1
-        me[dest] += 1
-        landing = 25 - dest
-        hit = dest > 0 and opp[landing] == 1
-        if hit:
-            opp[landing] = 0
-            opp[BAR] += 1
-        key = bytes(me + opp)
-        if key not in found:
-            found[key] = steps + [(source, dest, hit, die)]
-        if hit:
-            opp[landing] = 1
-            opp[BAR] -= 1
-        me[source] += 1
-        me[dest] -= 1
-    if moved:
-        return 4
-    return _record(me, opp, steps, found, best)
-
-
-def _search_pair(me, opp, first, second, outside, found, best) -> int:
+def _search_pair(board, first, second, outside, both, single) -> None:
     """Both dice of a non-double, `first` then `second`; the inner loop is inlined (it is the hot path)."""
-    moved_first = False
-    sources = _sources(me)
+    sources = _sources(board)
     for source in sources:
-        dest = _dest(me, opp, source, first, outside)
+        dest = _dest(board, source, first, outside)
         if dest < 0:
             continue
-        moved_first = True
-        hit = _step(me, opp, source, dest)
+        hit = _step(board, source, dest)
+        step = (source, dest, hit, first)
         outside2 = outside - (source > 6 and dest <= 6)
         moved_second = False
         # the points occupied now: as before, less an emptied source, plus a newly taken destination
-        sources2 = sources if (me[source] and (dest == 0 or me[dest] > 1)) else _sources(me)
+        sources2 = sources if (board[source] and (dest == 0 or board[dest] > 1)) else _sources(board)
         for source2 in sources2:
             dest2 = source2 - second
             if dest2 > 0:
-                if opp[25 - dest2] >= 2:
+                landing = 51 - dest2
+                if board[landing] >= 2:
                     continue
-            elif outside2 or (dest2 < 0 and any(me[source2 + 1 : 7])):
+            elif outside2 or (dest2 < 0 and any(board[source2 + 1 : 7])):
                 continue
             else:
-                dest2 = 0
+                dest2 = landing = 0
             moved_second = True
-            me[source2] -= 1
-            me[dest2] += 1
-            landing = 25 - dest2
-            hit2 = dest2 > 0 and opp[landing] == 1
-            if hit2:
-                opp[landing] = 0
-                opp[BAR] += 1
-            key = bytes(me + opp)
-            if key not in found or len(found[key]) < 2:
-                found[key] = [(source, dest, hit, first), (source2, dest2, hit2, second)]
-            if hit2:
-                opp[landing] = 1
-                opp[BAR] -= 1
-            me[source2] += 1
-            me[dest2] -= 1
-        if moved_second:
-            best = 2
-        elif best < 2:
-            best = _record(me, opp, [(source, dest, hit, first)], found, best)
-        _unstep(me, opp, source, dest, hit)
-    if not moved_first and best == 0:
-        best = _record(me, opp, [], found, best)
-    return best
+            board[source2] -= 1
+            board[dest2] += 1
+            if landing and board[landing] == 1:
+                board[landing] = 0
+                board[OPP_BAR] += 1
+                key = bytes(board)
+                board[landing] = 1
+                board[OPP_BAR] -= 1
+                hit2 = True
+            else:
+                key = bytes(board)
+                hit2 = False
+            board[source2] += 1
+            board[dest2] -= 1
+            if key not in both:
+                both[key] = (step, (source2, dest2, hit2, second))
+        if not moved_second and not both:
+            single.setdefault(bytes(board), (step,))
+        _unstep(board, source, dest, hit)

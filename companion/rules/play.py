@@ -32,23 +32,20 @@ class Play:
     roll: Roll
 
     def __init__(self, roll: Roll, moves: Sequence[tuple[int, int, bool]], position: Position) -> None:
-        _set(self, "roll", roll)
-        _set(self, "_moves", tuple(moves))
+        _set_roll(self, roll)
+        _set_moves(self, tuple(moves))
+        _set_key(self, bytes(position.opponent + position.player))
         _set(self, "_position", position)
-        _set(self, "_key", bytes(position.opponent + position.player))
-        _set(self, "_notation", None)
 
     @classmethod
-    def _from_result(cls, roll: Roll, moves: list[tuple], key: bytes) -> Play:
+    def _from_result(cls, roll: Roll, moves: Sequence[tuple], key: bytes) -> Play:
         """Fast path for the generator: `key` is both sides after the play as bytes, the mover first; moves are
-        (source, dest, hit, die) steps. The `Position` is built only when asked for: most plays of a double
-        are never looked at, and generation is the hot path of the referee and the engine."""
-        play = object.__new__(cls)
-        _set(play, "roll", roll)
-        _set(play, "_moves", moves)
-        _set(play, "_key", key)
-        _set(play, "_position", None)
-        _set(play, "_notation", None)
+        (source, dest, hit, die) steps. `position` and `notation` stay unset until asked for: most plays of a
+        double are never looked at, and generation is the hot path of the referee and the engine."""
+        play = _new(cls)
+        _set_roll(play, roll)
+        _set_moves(play, moves)
+        _set_key(play, key)
         return play
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -57,10 +54,13 @@ class Play:
     @property
     def position(self) -> Position:
         """The position after the play, from the side of the opponent, who is now on roll."""
-        if self._position is None:
+        try:
+            return self._position
+        except AttributeError:  # not built yet (see `_from_result`)
             key = self._key
-            _set(self, "_position", _trusted(tuple(key[26:]), tuple(key[:26])))
-        return self._position  # type: ignore[return-value]
+            position = _trusted(tuple(key[26:]), tuple(key[:26]))
+            _set(self, "_position", position)
+            return position
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -69,9 +69,12 @@ class Play:
     @property
     def notation(self) -> str:
         """Standard notation, e.g. `13/8 24/22*`, `bar/20`, `6/off`, `8/5(2)`; empty for no move."""
-        if self._notation is None:
-            _set(self, "_notation", format_moves(self._moves))
-        return self._notation  # type: ignore[return-value]
+        try:
+            return self._notation
+        except AttributeError:
+            notation = format_moves(self._moves)
+            _set(self, "_notation", notation)
+            return notation
 
     @property
     def hits(self) -> int:
@@ -101,6 +104,11 @@ class Play:
 
 
 _set = object.__setattr__
+_new = object.__new__
+# the slots' own setters: a third cheaper than object.__setattr__, and a play is built per legal result
+_set_roll = Play.roll.__set__  # type: ignore[attr-defined]
+_set_moves = Play._moves.__set__  # type: ignore[attr-defined]
+_set_key = Play._key.__set__  # type: ignore[attr-defined]
 
 
 def point_name(slot: int) -> str:
