@@ -1,0 +1,83 @@
+"""The referee: observations in, events out; play inference, illegal-play diagnosis, the correction window.
+
+See `companion.referee.referee` for how a turn is judged.
+"""
+
+from companion.referee.diagnosis import Diagnosis, diagnose, nearest_plays
+from companion.referee.events import (
+    Beavered,
+    CorrectionRequested,
+    DoubleOffered,
+    Event,
+    GameOver,
+    GameStarted,
+    IllegalPlay,
+    MatchOver,
+    NeedsAttention,
+    OpeningRoll,
+    Passed,
+    PlayMade,
+    PlayStood,
+    PlayWithdrawn,
+    PositionSet,
+    Refused,
+    Reroll,
+    Resigned,
+    Rolled,
+    Taken,
+    Undone,
+)
+from companion.referee.inference import Fit, Inference, infer_play
+from companion.referee.observations import (
+    CONFIDENT,
+    BoardReading,
+    Command,
+    CubePlace,
+    CubeReading,
+    DiceReading,
+    Observation,
+    SlotReading,
+    UserCommand,
+)
+from companion.referee.referee import Referee, RefereeState
+
+__all__ = [
+    "CONFIDENT",
+    "Beavered",
+    "BoardReading",
+    "Command",
+    "CorrectionRequested",
+    "CubePlace",
+    "CubeReading",
+    "Diagnosis",
+    "DiceReading",
+    "DoubleOffered",
+    "Event",
+    "Fit",
+    "GameOver",
+    "GameStarted",
+    "IllegalPlay",
+    "Inference",
+    "MatchOver",
+    "NeedsAttention",
+    "Observation",
+    "OpeningRoll",
+    "Passed",
+    "PlayMade",
+    "PlayStood",
+    "PlayWithdrawn",
+    "PositionSet",
+    "Referee",
+    "RefereeState",
+    "Refused",
+    "Reroll",
+    "Resigned",
+    "Rolled",
+    "SlotReading",
+    "Taken",
+    "Undone",
+    "UserCommand",
+    "diagnose",
+    "infer_play",
+    "nearest_plays",
+]

@@ -1,6 +1,6 @@
-"""Judging a recorded match: every roll, play and cube action replayed under the rules, every game scored.
-
-This is what `companion check` runs. Findings carry the game, move, line, player and a plain reason.
+"""Judging a recorded match: every roll, play and cube action fed to the referee as the observations a live
+match would give (the dice, the board after each play, the dice picked up, the cube commands), so a file is
+judged exactly as a game over the board is. This is what `companion check` runs. Findings carry the game, move, line, player and a plain reason.
 Scores are checked the way the rules score them (cube value, gammon, backgammon, Jacoby, Crawford) against
 the score each next game starts at; the numbers on `Wins N point` lines are not trusted (Galaxy writes the
 match total or the points needed there). A resignation's size is not written in Jellyfish files, so it is
@@ -9,14 +9,23 @@ read from the next game's score: a resignation worth 1, 2 or 3 times the cube is
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 
 from companion.errors import NotationError, RulesError
 from companion.record.jellyfish import Action, ActionKind, GameRecord, MatchRecord
-from companion.rules import GameState, MatchState, Phase
-from companion.rules.game import EndKind
+from companion.referee.events import (
+    Event,
+    GameOver,
+    IllegalPlay,
+    MatchOver,
+    NeedsAttention,
+    PlayMade,
+    Refused,
+)
+from companion.referee.observations import BoardReading, Command, DiceReading, Observation, UserCommand
+from companion.referee.referee import Referee
+from companion.rules import GameState, MatchState, Phase, Position
 from companion.rules.notation import apply_moves, parse_moves
-from companion.rules.position import _trusted
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,172 +97,168 @@ class AuditReport:
 
 
 def audit_match(record: MatchRecord, *, trace: bool = False) -> AuditReport:
-    """Replay `record` under the rules. With `trace`, every play is kept in `report.trace`."""
+    """Replay `record` through the referee, as a live match would be observed. With `trace`, every play is
+    kept in `report.trace`."""
     report = AuditReport(record.source, record.players, record.length, trace=[] if trace else None)
     if record.length:
         match = MatchState.match_to(record.length, crawford_rule=record.crawford_rule)
     else:
         match = MatchState.money(jacoby=True, beaver=True)
-    pending_resign: tuple[int, int, GameRecord] | None = None  # (winner, cube, game)
+    referee = Referee(match)
     for index, game in enumerate(record.games):
-        if pending_resign is not None:
-            match = _settle_resignation(match, pending_resign, game, report, record)
-            pending_resign = None
-        if record.length and game.score != match.score:
+        if referee.state.match_over:
+            break
+        if referee.game.phase is not Phase.OPENING:  # the game before was left unfinished
+            referee.observe(UserCommand(Command.NEW_GAME))
+        score = referee.match.score
+        if record.length and game.score != score:
             report.findings.append(Finding(
                 game.number, 0, game.line, "-", "score",
                 f"the game starts at {game.score[0]}-{game.score[1]} but the games before it score "
-                f"{match.score[0]}-{match.score[1]} under the rules",
+                f"{score[0]}-{score[1]} under the rules",
             ))
-        outcome, state = _replay_game(game, match, report, record)
-        report.games.append(outcome)
-        if state.phase is Phase.OVER and state.end is not None:
-            if state.end.kind is EndKind.RESIGNED:
-                pending_resign = (state.end.winner, state.match.cube, game)
-                if index == len(record.games) - 1:
-                    match = state.next_match_state()
-            else:
-                match = state.next_match_state()
-        if record.length and match.is_over():
-            break
-    report.final_score = match.score
-    report.winner = match.winner()
+        following = record.games[index + 1] if index + 1 < len(record.games) else None
+        report.games.append(_GameReplay(referee, record, game, following, report).run())
+    report.final_score = referee.match.score if not referee.state.match_over else _final_score(referee)
+    report.winner = None if not record.length else (
+        next((e.winner for e in reversed(referee.events) if isinstance(e, MatchOver)), None))
     return report
 
 
-def _settle_resignation(match: MatchState, pending, next_game: GameRecord, report, record) -> MatchState:
-    winner, cube, game = pending
-    delta = next_game.score[winner] - match.score[winner]
-    other = next_game.score[1 - winner] - match.score[1 - winner]
-    allowed = {cube * k for k in (1, 2, 3)}
-    if match.jacoby and cube == 1:
-        allowed = {1}
-    if other != 0 or delta not in allowed:
-        report.findings.append(Finding(
-            game.number, 0, game.line, record.players[winner], "score",
-            f"a resignation with the cube at {cube} is worth {sorted(allowed)} points, but the next game "
-            f"starts {next_game.score[0]}-{next_game.score[1]}",
-        ))
-        delta = cube
-    return match.after_game(winner, delta)
+def _final_score(referee: Referee) -> tuple[int, int]:
+    return next(e.score for e in reversed(referee.events) if isinstance(e, MatchOver))
 
 
-def _replay_game(game: GameRecord, match: MatchState, report: AuditReport, record: MatchRecord):
-    state = GameState.new(match)
-    plays = 0
-    name = record.players
+class _GameReplay:
+    """One game of a record, fed to the referee action by action; its events become findings."""
 
-    def find(action: Action, kind: str, reason: str) -> None:
-        report.findings.append(Finding(game.number, action.move, action.line, name[action.player], kind, reason))
+    def __init__(self, referee: Referee, record: MatchRecord, game: GameRecord, following: GameRecord | None,
+                 report: AuditReport) -> None:
+        self.referee, self.record, self.game, self.following, self.report = referee, record, game, following, report
+        self.end: GameOver | None = None
+        self.plays = 0
+        self.stopped = False
 
-    resign: Action | None = None  # Galaxy's `Losses N point`: its column is not reliable, a `Wins` line is
-    for action in game.actions:
-        kind = action.kind
-        if kind is ActionKind.WIN and state.phase is not Phase.OVER:
-            # not over on the board: the other player resigned
-            needed = state.match.away(action.player) if "match" in action.text.lower() and record.length else 0
-            state = _resign(state, 1 - action.player, (resign or action).value, needed)
-            continue
-        if state.phase is Phase.OVER:
-            if kind in (ActionKind.WIN, ActionKind.UNPLAYED):
-                if kind is ActionKind.WIN and state.end and action.player != state.end.winner:
-                    find(action, "record", f"the record says {name[action.player]} wins, the rules say "
-                                           f"{name[state.end.winner]}")
+    def run(self) -> GameOutcome:
+        resign: Action | None = None  # Galaxy's `Losses N point`: its column is not reliable, a `Wins` line is
+        for action in self.game.actions:
+            if self.stopped:
+                break
+            kind = action.kind
+            if self.end is not None:
+                if kind is ActionKind.WIN and action.player != self.end.winner:
+                    self.find(action, "record", f"the record says {self.record.players[action.player]} wins, "
+                                                f"the rules say {self.record.players[self.end.winner]}")
+                elif kind not in (ActionKind.WIN, ActionKind.UNPLAYED):
+                    self.find(action, "record", f"{action.text!r} after the game was over")
                 continue
-            find(action, "record", f"{action.text!r} after the game was over")
-            continue
-        try:
             if kind is ActionKind.ROLL:
-                state = _roll(state, action)
-                if state.turn != action.player:
-                    find(action, "turn", f"rolled out of turn (it is {name[state.turn]}'s turn)")
-                    state = _with_turn(state, action.player)
-                plays += 1
-                before = state.position
-                state = _play(state, action, find)
-                if report.trace is not None:
-                    after = state.position if state.phase is Phase.OVER else state.position.swap()
-                    report.trace.append(PlayTrace(game.number, action.player, action.dice, before.position_id(),
-                                                  after.position_id(), action.notation))
-            elif kind is ActionKind.UNPLAYED:
-                pass  # rolled as the game ended
+                self.roll_and_play(action)
             elif kind is ActionKind.DOUBLE:
-                if state.phase is Phase.ROLL and state.turn != action.player:
-                    find(action, "turn", f"doubled out of turn (it is {name[state.turn]}'s turn)")
-                    state = _with_turn(state, action.player)
-                state = state.double()
-                if action.value != state.match.cube * 2:
-                    find(action, "cube", f"doubles to {action.value}, but the cube is at {state.match.cube}")
-            elif kind is ActionKind.TAKE:
-                state = _expect_answer(state, action, find).take()
-            elif kind is ActionKind.BEAVER:
-                state = _expect_answer(state, action, find).beaver()
-            elif kind is ActionKind.DROP:
-                state = _expect_answer(state, action, find).pass_double()
+                self.feed(action, UserCommand(Command.DOUBLE, action.player))
+                if not self.stopped and action.value != self.referee.match.cube * 2:
+                    self.find(action, "cube", f"doubles to {action.value}, but the cube is at {self.referee.match.cube}")
+            elif kind in _ANSWERS:
+                self.feed(action, UserCommand(_ANSWERS[kind], action.player))
             elif kind is ActionKind.RESIGN:
                 resign = action
-        except RulesError as exc:
-            find(action, "cube" if kind in (ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP,
-                                            ActionKind.BEAVER) else "turn", str(exc))
-            break
-    if resign is not None and state.phase is not Phase.OVER:
-        state = _resign(state, resign.player, resign.value)
-    if state.phase is Phase.OVER and state.end is not None:
-        how = state.end.kind.name.lower()
-        return GameOutcome(game.number, state.end.winner, state.end.points, how, plays), state
-    return GameOutcome(game.number, None, 0, "unfinished", plays), state
+            elif kind is ActionKind.WIN:  # not over on the board: the other player resigned
+                self.resign(action, 1 - action.player, (resign or action).value, "match" in action.text.lower())
+        if resign is not None and self.end is None and not self.stopped:
+            self.resign(resign, resign.player, resign.value, False)
+        if self.end is None:
+            return GameOutcome(self.game.number, None, 0, "unfinished", self.plays)
+        return GameOutcome(self.game.number, self.end.winner, self.end.points, self.end.kind.name.lower(), self.plays)
 
+    def roll_and_play(self, action: Action) -> None:
+        d1, d2 = action.dice  # type: ignore[misc]
+        referee = self.referee
+        if referee.game.phase is Phase.OPENING:
+            if d1 == d2:
+                self.find(action, "turn", f"the opening roll {d1}{d2} is a double: equal opening dice are thrown again")
+                self.stopped = True
+                return
+            high, low = max(d1, d2), min(d1, d2)
+            dice = DiceReading((high, low) if action.player == 0 else (low, high))
+        else:
+            dice = DiceReading((d1, d2), roller=action.player)
+        events = self.feed(action, dice)
+        game = referee.game
+        cannot_move = any(isinstance(e, PlayMade) for e in events)  # announced at once with the roll
+        if self.stopped or (game.phase is not Phase.PLAY and not cannot_move):
+            return
+        self.plays += 1
+        if game.phase is Phase.PLAY:
+            after = self.after_position(action, game)
+            if after is None:
+                return
+            self.feed(action, BoardReading.from_position(after, 1 - action.player))
+        self.feed(action, DiceReading(()))
 
-def _resign(state: GameState, loser: int, value: int | None, needed: int = 0) -> GameState:
-    """A resignation of as many cubes as the record's number says, when that is 1, 2 or 3 cubes; else single.
-    When the record says the resignation won the match, the smallest size that does (`needed` points)."""
-    cube = state.match.cube
-    if needed:
-        result = next((k for k in (1, 2, 3) if k * cube >= needed), 3)
-    elif value and value % cube == 0 and 1 <= value // cube <= 3:
-        result = value // cube
-    else:
-        result = 1
-    return state.resign(loser, result)
-
-
-def _roll(state: GameState, action: Action) -> GameState:
-    d1, d2 = action.dice  # type: ignore[misc]
-    if state.phase is Phase.OPENING:
-        if d1 == d2:
-            raise RulesError(f"the opening roll {d1}{d2} is a double: equal opening dice are thrown again")
-        high, low = max(d1, d2), min(d1, d2)
-        die0, die1 = (high, low) if action.player == 0 else (low, high)
-        return state.opening_roll(die0, die1)
-    if state.phase is Phase.DOUBLED:
-        raise RulesError("rolled while a double waits for an answer")
-    return state.roll(d1, d2)
-
-
-def _with_turn(state: GameState, player: int) -> GameState:
-    if state.turn == player:
-        return state
-    return replace(state, turn=player, position=state.position.swap())
-
-
-def _expect_answer(state: GameState, action: Action, find) -> GameState:
-    if state.phase is Phase.DOUBLED and state.turn != action.player:
-        find(action, "turn", "answers a double offered to the other player")
-    return state
-
-
-def _play(state: GameState, action: Action, find) -> GameState:
-    assert state.dice is not None
-    try:
-        play = state.position.play(action.notation, state.dice)
-    except NotationError as exc:
-        find(action, "illegal-play", f"{action.text}: {exc}")
+    def after_position(self, action: Action, game: GameState) -> Position | None:
+        """The position the record's play reaches, from the opponent's side, legal or not."""
+        assert game.dice is not None
         try:
-            mine, theirs = apply_moves(state.position, parse_moves(action.notation))
-        except NotationError as exc2:
-            raise RulesError(f"cannot follow the game after {action.text!r}: {exc2}") from exc2
-        return state.play_unchecked(_trusted(theirs, mine))
-    return state.play(play)
+            return game.position.play(action.notation, game.dice).position
+        except NotationError:
+            pass
+        try:
+            mine, theirs = apply_moves(game.position, parse_moves(action.notation))
+            return Position(theirs, mine)
+        except RulesError as exc:
+            self.find(action, "illegal-play", f"{action.text}: {exc}")
+            self.find(action, "record", f"cannot follow the game after {action.text!r}")
+            self.stopped = True
+            return None
+
+    def resign(self, action: Action, loser: int, value: int | None, for_match: bool) -> None:
+        self.feed(action, UserCommand(Command.RESIGN, loser, value=self.resignation_size(loser, value, for_match)))
+
+    def resignation_size(self, loser: int, value: int | None, for_match: bool) -> int:
+        """Jellyfish files do not write what a resignation was worth. Read it from the next game's score; else
+        the smallest size that wins the match when the record says it did; else the record's number."""
+        match = self.referee.match
+        winner, cube = 1 - loser, match.cube
+        if self.following is not None:
+            gained = self.following.score[winner] - match.score[winner]
+            for size in (1, 2, 3):
+                if match.points_for(size) == gained:
+                    return size
+        if for_match and self.record.length:
+            return next((k for k in (1, 2, 3) if match.points_for(k) >= match.away(winner)), 3)
+        if value and value % cube == 0 and 1 <= value // cube <= 3:
+            return value // cube
+        return 1
+
+    def feed(self, action: Action, observation: Observation) -> list[Event]:
+        events = self.referee.observe(observation)
+        for event in events:
+            self.note(action, event)
+        return events
+
+    def note(self, action: Action, event: Event) -> None:
+        if isinstance(event, IllegalPlay):
+            self.find(action, "illegal-play", f"{action.text}: {'; '.join(event.reasons)}")
+        elif isinstance(event, Refused):
+            self.find(action, "cube" if event.command in _CUBE_COMMANDS else "turn", event.reason)
+            self.stopped = True
+        elif isinstance(event, NeedsAttention):
+            self.find(action, "record", event.what)
+            self.stopped = True
+        elif isinstance(event, GameOver):
+            self.end = event
+        elif isinstance(event, PlayMade) and self.report.trace is not None:
+            self.report.trace.append(PlayTrace(
+                self.game.number, event.player, action.dice, event.before.position_id(),
+                event.play.position.swap().position_id(), action.notation))
+
+    def find(self, action: Action, kind: str, reason: str) -> None:
+        self.report.findings.append(Finding(self.game.number, action.move, action.line,
+                                            self.record.players[action.player], kind, reason))
+
+
+_ANSWERS = {ActionKind.TAKE: Command.TAKE, ActionKind.DROP: Command.PASS, ActionKind.BEAVER: Command.BEAVER}
+_CUBE_COMMANDS = {"double", "take", "pass", "beaver"}
 
 
 __all__ = ["AuditReport", "Finding", "GameOutcome", "PlayTrace", "audit_match"]

@@ -71,8 +71,10 @@ def apply_moves(position: Position, moves: list[tuple[int, int, bool]]) -> tuple
     opp = list(position.opponent)
     pending = list(moves)
     while pending:
+        bar_moves_left = any(m[0] == BAR for m in pending)
         for i, (source, dest, _hit) in enumerate(pending):
-            if me[source] > 0 and (me[BAR] == 0 or source == BAR or len(pending) == 1):
+            # entering moves first, when written; a play that leaves a checker on the bar is still carried out
+            if me[source] > 0 and (me[BAR] == 0 or source == BAR or not bar_moves_left):
                 break
         else:
             source = pending[0][0]

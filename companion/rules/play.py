@@ -63,6 +63,11 @@ class Play:
             return position
 
     @property
+    def result_key(self) -> bytes:
+        """Both sides after the play as 52 bytes, the mover's 26 slots first: a cheap identity of the result."""
+        return self._key
+
+    @property
     def moves(self) -> tuple[Move, ...]:
         return tuple(Move(m[0], m[1], m[2]) for m in self._moves)
 

@@ -1,0 +1,270 @@
+"""Events: what the referee decided. The journal records them, the app shows them, analysis reacts to them.
+
+Every event can say itself in plain words (`event.text(names)`); positions are from the mover's side, as
+`Position` always is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules import EndKind, Play, Position, Roll
+
+Names = tuple[str, str]
+DEFAULT_NAMES: Names = ("Player 0", "Player 1")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    def text(self, names: Names = DEFAULT_NAMES) -> str:  # pragma: no cover - every event overrides it
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    number: int
+    score: tuple[int, int]
+    length: int
+    crawford: bool
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        where = f"match to {self.length}, {self.score[0]}-{self.score[1]}" if self.length else "money game"
+        return f"Game {self.number} ({where}{', Crawford game' if self.crawford else ''})"
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRoll(Event):
+    dice: tuple[int, int]
+    """Player 0's die, player 1's die."""
+    winner: int | None
+    """Who plays first with both dice; None on a tie (both roll again)."""
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        d0, d1 = self.dice
+        if self.winner is None:
+            return f"Opening roll {d0} and {d1}: a tie, both roll again"
+        return f"Opening roll {d0} and {d1}: {names[self.winner]} plays {max(self.dice)}{min(self.dice)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    player: int
+    roll: Roll
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} rolls {self.roll}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMade(Event):
+    player: int
+    play: Play
+    before: Position
+    """From the mover's side."""
+    legal: bool = True
+    revised: bool = False
+    """The mover changed his play before finishing his turn; this replaces the previous `PlayMade`."""
+
+    @property
+    def notation(self) -> str:
+        return self.play.notation
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        what = self.play.notation or "cannot move"
+        return f"{names[self.player]} plays {self.play.roll}: {what}{' (changed)' if self.revised else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayWithdrawn(Event):
+    """The mover is changing a play he had made (his turn is not over): wait for the new one."""
+
+    player: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} is changing his play"
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalPlay(Event):
+    player: int
+    roll: Roll
+    before: Position
+    after: Position | None
+    """The position read after the play, from the mover's side (None if it is not a backgammon position)."""
+    reasons: tuple[str, ...]
+    nearest: tuple[Play, ...]
+    """The legal plays closest to what was played (fewest checkers out of place)."""
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        near = ", ".join(p.notation or "no move" for p in self.nearest)
+        return (f"Illegal play by {names[self.player]} ({self.roll}): {'; '.join(self.reasons)}"
+                + (f". Nearest legal: {near}" if near else "")
+                + f". {names[1 - self.player]} may ask for a correction or accept the play")
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionRequested(Event):
+    player: int
+    """Who must play again (the player of the illegal play)."""
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"Correction requested: {names[self.player]} plays again from the position before"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStood(Event):
+    """An illegal play stands (the opponent accepted it, or rolled): the record marks it."""
+
+    player: int
+    roll: Roll
+    before: Position
+    after: Position
+    reasons: tuple[str, ...]
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"The illegal play by {names[self.player]} stands"
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleOffered(Event):
+    player: int
+    value: int
+    """The cube's value if taken."""
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} doubles to {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Taken(Event):
+    player: int
+    value: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} takes; the cube is at {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Beavered(Event):
+    player: int
+    value: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} beavers; the cube is at {self.value}, still his"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    player: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} passes"
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned(Event):
+    player: int
+    value: int
+    """1 single, 2 gammon, 3 backgammon."""
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[self.value]
+        return f"{names[self.player]} resigns {what}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll(Event):
+    reason: str
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"Roll again: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    winner: int
+    points: int
+    kind: EndKind
+    score: tuple[int, int]
+    """The match score after this game."""
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        how = {EndKind.PASSED: "the double was passed", EndKind.RESIGNED: "by resignation"}.get(
+            self.kind, self.kind.name.lower())
+        return f"{names[self.winner]} wins {self.points} point{'s' * (self.points != 1)} ({how})"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver(Event):
+    winner: int
+    score: tuple[int, int]
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.winner]} wins the match {self.score[0]}-{self.score[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class NeedsAttention(Event):
+    """The referee cannot decide alone: the reading is ambiguous or contradicts the game. Nothing was guessed."""
+
+    what: str
+    candidates: tuple[Play, ...] = ()
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return "Needs attention: " + self.what
+
+
+@dataclass(frozen=True, slots=True)
+class Refused(Event):
+    """A command the rules do not allow now (a double in the Crawford game, a redouble by the taker, ...)."""
+
+    command: str
+    reason: str
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"Not allowed ({self.command}): {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class PositionSet(Event):
+    player: int
+    position: Position
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"Position set by hand ({names[self.player]} to act)"
+
+
+@dataclass(frozen=True, slots=True)
+class Undone(Event):
+    what: str
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"Undone: {self.what}"
+
+
+__all__ = [
+    "Beavered",
+    "CorrectionRequested",
+    "DoubleOffered",
+    "Event",
+    "GameOver",
+    "GameStarted",
+    "IllegalPlay",
+    "MatchOver",
+    "NeedsAttention",
+    "OpeningRoll",
+    "Passed",
+    "PlayMade",
+    "PlayStood",
+    "PlayWithdrawn",
+    "PositionSet",
+    "Refused",
+    "Reroll",
+    "Resigned",
+    "Rolled",
+    "Taken",
+    "Undone",
+]

@@ -1,0 +1,93 @@
+"""Play inference: which legal play, if any, reached the board that was read.
+
+The referee knows the position before the play and the dice, so it does not need vision to see every checker:
+it keeps the legal plays whose results agree with every confident slot of the reading. Slots read unsure
+constrain nothing, and the 15-checkers-a-side rule is implicit (every candidate is a legal position). One
+result left is the play; several are `AMBIGUOUS` (the referee then asks, never guesses).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from companion.referee.observations import CONFIDENT, BoardReading
+from companion.rules import BAR, OFF, Play, Position, Roll
+
+
+class Fit(Enum):
+    UNCHANGED = "unchanged"
+    """The reading still agrees with the position before the play (nothing moved, or too unsure to say)."""
+    PLAY = "play"
+    """Exactly one legal result agrees with the reading."""
+    AMBIGUOUS = "ambiguous"
+    """Several legal results agree with it."""
+    NONE = "none"
+    """No legal result agrees: a play in progress, or an illegal one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Inference:
+    fit: Fit
+    plays: tuple[Play, ...]
+    """The legal plays whose results agree with the reading."""
+
+    @property
+    def play(self) -> Play:
+        assert self.fit is Fit.PLAY
+        return self.plays[0]
+
+
+Bounds = list[tuple[int, int, int]]
+"""(index into a 52-byte result key, fewest, most): one per confident slot."""
+
+
+def key_bounds(reading: BoardReading, mover: int, threshold: float = CONFIDENT) -> Bounds:
+    """The reading's confident slots as bounds on a result key held from `mover`'s side (mover's slots first)."""
+    base = (0, 26) if mover == 0 else (26, 0)  # where player 0's and player 1's slots start in the key
+    bounds: Bounds = []
+    for i, slot in enumerate(reading.points):
+        if slot.confidence < threshold:
+            continue
+        own = (base[0] + i + 1, base[1] + 24 - i)  # the point as player 0's and as player 1's slot
+        for player in (0, 1):
+            if slot.owner == player:
+                bounds.append((own[player], slot.low, slot.high))
+            else:
+                bounds.append((own[player], 0, 0))
+    for player in (0, 1):
+        trays = (reading.bar[player], BAR), *(((reading.off[player], OFF),) if reading.off else ())
+        for slot, index in trays:
+            if slot.confidence >= threshold:
+                bounds.append((base[player] + index, slot.low, slot.high))
+    return bounds
+
+
+def agrees(key: bytes, bounds: Bounds) -> bool:
+    for index, low, high in bounds:
+        if not low <= key[index] <= high:
+            return False
+    return True
+
+
+def infer_play(before: Position, roll: Roll, reading: BoardReading, mover: int,
+               threshold: float = CONFIDENT, plays: list[Play] | None = None) -> Inference:
+    """Match `reading` against the legal plays of `roll` from `before` (from `mover`'s side)."""
+    bounds = key_bounds(reading, mover, threshold)
+    if plays is None:
+        plays = before.legal_plays(roll)
+    unchanged = agrees(bytes(before.player + before.opponent), bounds)
+    matches = tuple(p for p in plays if agrees(p.result_key, bounds))
+    if unchanged:
+        return Inference(Fit.UNCHANGED, matches)
+    if not matches:
+        return Inference(Fit.NONE, ())
+    return Inference(Fit.PLAY if len(matches) == 1 else Fit.AMBIGUOUS, matches)
+
+
+def position_agrees(position: Position, reading: BoardReading, mover: int, threshold: float = CONFIDENT) -> bool:
+    """Whether `position` (from `mover`'s side) agrees with every confident slot of `reading`."""
+    return agrees(bytes(position.player + position.opponent), key_bounds(reading, mover, threshold))
+
+
+__all__ = ["Fit", "Inference", "agrees", "infer_play", "key_bounds", "position_agrees"]
