@@ -43,3 +43,16 @@ def real_match_pairs(count: int | None, seed: int = 7) -> Iterator[tuple[Positio
     if count is not None and count < len(pairs):
         pairs = random.Random(seed).sample(pairs, count)
     yield from pairs
+
+
+@lru_cache(maxsize=1)
+def real_match_plays() -> tuple[tuple[Position, Roll, Position], ...]:
+    """Every play of the shared real matches: (position before, roll, position after), both from the mover."""
+    from tests.conftest import match_files
+
+    plays = []
+    for path in match_files():
+        for step in audit_match(read_match_file(path), trace=True).trace or []:
+            plays.append((Position.from_position_id(step.before), Roll(*step.dice),
+                          Position.from_position_id(step.after)))
+    return tuple(plays)

@@ -1,0 +1,144 @@
+"""Play inference from noisy readings of real-match plays: unsure slots are resolved by the rules, and a
+reading that contradicts every legal play is never taken for one."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.referee import (
+    BoardReading,
+    Command,
+    CubePlace,
+    CubeReading,
+    DiceReading,
+    Fit,
+    IllegalPlay,
+    NeedsAttention,
+    PlayMade,
+    Referee,
+    SlotReading,
+    UserCommand,
+    infer_play,
+)
+from companion.referee.inference import position_agrees
+from companion.rules import MatchState, Position
+from tests.oracles.samples import real_match_plays
+from tests.referee.helpers import referee_at
+
+UNSURE = 0.3
+
+
+def sample(count: int, seed: int):
+    plays = [p for p in real_match_plays() if p[0] != p[2]]  # skip dances: nothing to infer
+    return random.Random(seed).sample(plays, count)
+
+
+def blur(reading: BoardReading, rng: random.Random, slots: int) -> BoardReading:
+    """Make `slots` random points unsure, with a wrong best guess."""
+    for index in rng.sample(range(24), slots):
+        true = reading.points[index]
+        wrong = SlotReading(true.owner if true.count else rng.choice((0, 1)), max(0, true.count + rng.choice((-1, 1, 2))) or 1,
+                            confidence=UNSURE)
+        reading = reading.with_point(index, wrong)
+    return reading
+
+
+def test_one_unsure_slot_never_stops_inference():
+    rng = random.Random(1)
+    for before, roll, after in sample(3000, seed=1):
+        reading = blur(BoardReading.from_position(after, 0), rng, 1)
+        inference = infer_play(before, roll, reading, 0)
+        assert inference.fit is Fit.PLAY, (before, roll, after)
+        assert inference.play.position.swap() == after
+
+
+def test_two_unsure_slots_give_the_play_or_a_question_never_a_wrong_play():
+    rng = random.Random(2)
+    # UNCHANGED: the unsure slots are the only ones the play changed, so it cannot be told from no move yet
+    outcomes = {Fit.PLAY: 0, Fit.AMBIGUOUS: 0, Fit.UNCHANGED: 0}
+    for before, roll, after in sample(3000, seed=2):
+        reading = blur(BoardReading.from_position(after, 0), rng, 2)
+        inference = infer_play(before, roll, reading, 0)
+        assert inference.fit in outcomes, (before, roll, after)
+        assert after in {p.position.swap() for p in inference.plays}
+        outcomes[inference.fit] += 1
+    assert outcomes[Fit.PLAY] > 0.95 * sum(outcomes.values()), outcomes
+
+
+def test_trays_out_of_sight_are_counted_from_the_rest():
+    for before, roll, after in sample(500, seed=3):
+        reading = BoardReading.from_position(after, 0, trays=False)
+        inference = infer_play(before, roll, reading, 0)
+        assert inference.fit is Fit.PLAY and inference.play.position.swap() == after
+
+
+def test_a_contradicting_reading_is_never_accepted_as_a_play():
+    rng = random.Random(4)
+    checked = 0
+    for before, roll, after in sample(2500, seed=4):
+        reading = BoardReading.from_position(after, 0)
+        index = rng.randrange(24)
+        slot = reading.points[index]
+        # one confident slot read wrong: a checker more (or one fewer) than is there
+        count = slot.count + 1 if slot.count < 15 and slot.owner is not None else max(slot.count - 1, 0)
+        owner = slot.owner if count else None
+        bad = reading.with_point(index, SlotReading(owner, count))
+        results = {p.position.swap() for p in before.legal_plays(roll)}
+        if any(position_agrees(r, bad, 0) for r in results) or position_agrees(before, bad, 0):
+            continue  # the wrong reading happens to be a legal result: not a contradiction
+        checked += 1
+        ref = referee_at(before, (roll.die1, roll.die2))
+        during = ref.observe(bad)
+        assert not [e for e in during if isinstance(e, PlayMade)]
+        verdict = ref.observe(DiceReading(()))
+        assert verdict and all(isinstance(e, (IllegalPlay, NeedsAttention)) for e in verdict), verdict
+    assert checked > 1000
+
+
+def test_a_misfit_read_with_unsure_slots_asks_rather_than_calls_the_play_illegal():
+    asked = 0
+    for before, roll, after in sample(200, seed=5):
+        reading = BoardReading.from_position(after, 0)
+        stacks = [i for i, s in enumerate(reading.points) if s.count >= 2]
+        if len(stacks) < 2:
+            continue
+        sure, unsure = stacks[:2]
+        # one stack confidently read a checker short (no legal play fits), another unsure and also short
+        bad = reading.with_point(sure, SlotReading(reading.points[sure].owner, reading.points[sure].count - 1))
+        bad = bad.with_point(unsure, SlotReading(reading.points[unsure].owner, reading.points[unsure].count - 1,
+                                                 confidence=UNSURE))
+        ref = referee_at(before, (roll.die1, roll.die2))
+        ref.observe(bad)
+        events = ref.observe(DiceReading(()))
+        assert len(events) == 1 and isinstance(events[0], NeedsAttention), events
+        assert "cannot be read surely" in events[0].what
+        asked += 1
+    assert asked > 150
+
+
+# -- determinism: the same observations give the same events ---------------------------------------
+
+_POSITIONS = [Position.start()] + [after for _, _, after in real_match_plays()[:40:4]]
+_observation = st.one_of(
+    st.builds(lambda i, m: BoardReading.from_position(_POSITIONS[i], m),
+              st.integers(0, len(_POSITIONS) - 1), st.integers(0, 1)),
+    st.builds(lambda a, b, r: DiceReading((a, b), roller=r), st.integers(1, 6), st.integers(1, 6),
+              st.sampled_from([None, 0, 1])),
+    st.just(DiceReading(())),
+    st.just(DiceReading.cocked()),
+    st.builds(lambda v, p: CubeReading(v, p), st.sampled_from([1, 2, 4, 64]), st.sampled_from(list(CubePlace))),
+    st.builds(lambda c, p, v: UserCommand(c, p, value=v), st.sampled_from([c for c in Command if c is not Command.SET_POSITION]),
+              st.sampled_from([None, 0, 1]), st.integers(1, 3)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_observation, max_size=40), st.sampled_from([MatchState(), MatchState.match_to(3)]))
+def test_the_same_observations_give_the_same_events(observations, match):
+    first, second = Referee(match), Referee(match)
+    for observation in observations:
+        assert first.observe(observation) == second.observe(observation)
+    assert first.state == second.state

@@ -1,0 +1,261 @@
+"""The referee's game flow: opening roll, set-up, re-rolls, the correction window, the cube, games and the match."""
+
+from __future__ import annotations
+
+from companion.referee import (
+    BoardReading,
+    Command,
+    CorrectionRequested,
+    CubePlace,
+    CubeReading,
+    DiceReading,
+    DoubleOffered,
+    GameOver,
+    IllegalPlay,
+    MatchOver,
+    NeedsAttention,
+    OpeningRoll,
+    PlayMade,
+    PlayStood,
+    Referee,
+    Refused,
+    Reroll,
+    SlotReading,
+    UserCommand,
+)
+from companion.rules import EndKind, MatchState, Phase, Position
+from tests.referee.helpers import finish, kinds, moved, reading_of, referee_at
+
+START = Position.start()
+
+
+def cmd(command: Command, player: int | None = None, **kw) -> UserCommand:
+    return UserCommand(command, player, **kw)
+
+
+def test_the_opening_roll_rerolls_ties_and_gives_both_dice_to_the_higher():
+    ref = Referee(MatchState.match_to(3))
+    assert kinds(ref.observe(DiceReading((4, 4)))) == ["GameStarted", "OpeningRoll"]
+    assert ref.events[-1] == OpeningRoll((4, 4), None)
+    assert ref.observe(DiceReading(())) == []
+    events = ref.observe(DiceReading((2, 5)))
+    assert events == [OpeningRoll((2, 5), 1)]
+    assert ref.game.phase is Phase.PLAY and ref.game.turn == 1 and str(ref.game.dice) == "52"
+
+
+def test_a_wrong_starting_set_up_needs_attention_once():
+    ref = Referee()
+    ref.observe(reading_of(START))
+    assert not [e for e in ref.events if isinstance(e, NeedsAttention)]
+    wrong = reading_of(START).with_point(12, SlotReading(0, 4))  # player 0's 13-point short of one
+    events = ref.observe(wrong)
+    assert isinstance(events[0], NeedsAttention) and "player 0 has 4 on his 13-point, expected 5" in events[0].what
+    assert ref.observe(wrong.with_point(0, SlotReading(1, 2))) == []  # the same complaint, not repeated
+    assert ref.observe(reading_of(START)) == []
+
+
+def test_a_cocked_die_means_roll_again_and_no_play_is_judged():
+    ref = referee_at(START, (3, 1))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    ref.observe(DiceReading(()))
+    events = ref.observe(DiceReading.cocked("a die rests on a checker", roller=1))
+    assert events == [Reroll("a die rests on a checker")]
+    assert ref.game.phase is Phase.ROLL and ref.game.turn == 1
+    assert kinds(ref.observe(DiceReading((6, 4), roller=1))) == ["Rolled"]
+
+
+def test_a_legal_play_is_announced_at_once_and_may_be_changed_until_the_dice_are_picked_up():
+    ref = referee_at(START, (6, 5))
+    events = ref.observe(reading_of(moved(START, "24/13")))
+    assert isinstance(events[0], PlayMade) and events[0].notation == "24/13"
+    events = ref.observe(reading_of(moved(START, "13/7 13/8")))
+    assert isinstance(events[0], PlayMade) and events[0].revised and events[0].notation == "13/8 13/7"
+    ref.observe(DiceReading(()))
+    assert ref.observe(reading_of(moved(START, "24/13"))) != []  # too late: the board no longer fits the game
+
+
+def test_a_play_in_progress_gives_no_verdict():
+    ref = referee_at(START, (6, 5))
+    assert ref.observe(reading_of(moved(START, "13/7"))) == []  # one checker moved so far
+    assert kinds(ref.observe(reading_of(moved(START, "13/7 13/8")))) == ["PlayMade"]
+
+
+def test_a_correction_requested_makes_the_player_play_again():
+    ref = referee_at(START, (6, 4))
+    events = finish(ref, moved(START, "13/9 13/8"))
+    assert kinds(events) == ["IllegalPlay"]
+    assert kinds(ref.observe(cmd(Command.REQUEST_CORRECTION, 1))) == ["CorrectionRequested"]
+    assert ref.game.phase is Phase.PLAY and ref.game.position == START
+    events = ref.observe(reading_of(moved(START, "24/14")))
+    assert isinstance(events[0], PlayMade) and events[0].notation == "24/14"
+
+
+def test_restoring_the_board_after_an_illegal_play_is_a_correction():
+    ref = referee_at(START, (6, 4))
+    finish(ref, moved(START, "13/9 13/8"))
+    assert ref.observe(reading_of(START)) == [CorrectionRequested(0)]
+    assert kinds(ref.observe(reading_of(moved(START, "8/2 6/2")))) == ["PlayMade"]
+
+
+def test_an_accepted_illegal_play_stands():
+    ref = referee_at(START, (6, 4))
+    after = moved(START, "13/9 13/8")
+    finish(ref, after)
+    events = ref.observe(cmd(Command.ACCEPT_PLAY, 1))
+    assert kinds(events) == ["PlayStood"] and events[0].after == after
+    assert ref.game.phase is Phase.ROLL and ref.game.turn == 1 and ref.game.position == after.swap()
+
+
+def test_the_opponents_roll_makes_an_illegal_play_stand():
+    ref = referee_at(START, (6, 4))
+    finish(ref, moved(START, "13/9 13/8"))
+    events = ref.observe(DiceReading((3, 1), roller=1))
+    assert kinds(events) == ["PlayStood", "Rolled"]
+    assert kinds(ref.observe(cmd(Command.REQUEST_CORRECTION, 1))) == ["Refused"]  # the window has closed
+
+
+def test_the_opponent_rolling_before_the_dice_are_picked_up_finishes_the_play():
+    ref = referee_at(START, (6, 4))
+    ref.observe(reading_of(moved(START, "13/9 13/8")))
+    assert kinds(ref.observe(DiceReading((3, 1), roller=1))) == ["IllegalPlay", "PlayStood", "Rolled"]
+
+
+def test_doubling_rules_crawford_and_the_owner():
+    ref = Referee(MatchState.match_to(5))
+    ref.observe(DiceReading((3, 1)))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    assert kinds(ref.observe(cmd(Command.DOUBLE, 1))) == ["DoubleOffered"]  # finishes player 0's turn too
+    assert kinds(ref.observe(cmd(Command.TAKE))) == ["Taken"]
+    assert ref.match.cube == 2 and ref.match.cube_owner == 0
+    events = ref.observe(cmd(Command.DOUBLE, 1))  # player 1 rolls next, but player 0 owns the cube
+    assert kinds(events) == ["Refused"] and "owner" in events[0].reason
+    ref.observe(DiceReading((6, 4), roller=1))
+    ref.observe(reading_of(moved(moved(START, "8/5 6/5").swap(), "24/14"), 1))
+    assert ref.observe(cmd(Command.DOUBLE, 0)) == [DoubleOffered(0, 4)]
+    events = ref.observe(cmd(Command.PASS))
+    assert kinds(events) == ["Passed", "GameOver", "GameStarted"]
+    assert events[1] == GameOver(0, 2, EndKind.PASSED, (2, 0))  # the cube was at 2 before the redouble
+
+
+def test_no_double_in_the_crawford_game_and_the_match_ends():
+    ref = Referee(MatchState.match_to(2))
+    ref.observe(DiceReading((3, 1)))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    ref.observe(cmd(Command.DOUBLE, 1))
+    events = ref.observe(cmd(Command.PASS))  # player 1 wins 1: 1-away, the next game is the Crawford game
+    assert events[-1].crawford
+    ref.observe(DiceReading(()))
+    ref.observe(DiceReading((3, 1)))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    events = ref.observe(cmd(Command.DOUBLE, 1))
+    assert kinds(events) == ["Refused"] and "Crawford" in events[0].reason
+    events = ref.observe(cmd(Command.RESIGN, 0))
+    assert kinds(events) == ["Resigned", "GameOver", "MatchOver"]
+    assert events[-1] == MatchOver(1, (0, 2))
+    assert kinds(ref.observe(DiceReading((5, 2)))) == []  # nothing happens after the match
+
+
+def test_beaver_and_jacoby_in_money_play():
+    ref = Referee(MatchState.money())
+    ref.observe(DiceReading((3, 1)))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    ref.observe(cmd(Command.DOUBLE, 1))
+    assert kinds(ref.observe(cmd(Command.BEAVER, 0))) == ["Beavered"]
+    assert ref.match.cube == 4 and ref.match.cube_owner == 0
+    ref2 = Referee(MatchState.money())
+    ref2.observe(DiceReading((3, 1)))
+    events = ref2.observe(cmd(Command.RESIGN, 1, value=2))  # a gammon with the cube at 1: single under Jacoby
+    assert [e for e in events if isinstance(e, GameOver)][0].points == 1
+
+
+def test_a_beaver_in_match_play_is_refused():
+    ref = Referee(MatchState.match_to(5))
+    ref.observe(DiceReading((3, 1)))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    ref.observe(cmd(Command.DOUBLE, 1))
+    assert kinds(ref.observe(cmd(Command.BEAVER, 0))) == ["Refused"]
+
+
+def test_the_cube_seen_turned_and_pushed_across_is_a_double():
+    ref = Referee(MatchState.match_to(5))
+    ref.observe(DiceReading((3, 1)))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    ref.observe(DiceReading(()))
+    events = ref.observe(CubeReading(2, CubePlace.OFFERED))
+    assert events == [DoubleOffered(1, 2)]
+    assert kinds(ref.observe(CubeReading(2, CubePlace.PLAYER0))) == ["Taken"]
+    events = ref.observe(CubeReading(8, CubePlace.PLAYER1))
+    assert isinstance(events[0], NeedsAttention) and "the cube shows 8" in events[0].what
+
+
+def test_a_game_won_by_bearing_off_scores_gammons():
+    position = Position.from_points({1: 1}, {1: 15})  # the opponent has borne off nothing: a gammon
+    ref = referee_at(position, (6, 5), match=MatchState.match_to(7))
+    events = ref.observe(reading_of(moved(position, "1/off")))
+    assert kinds(events) == ["PlayMade", "GameOver", "GameStarted"]
+    assert events[1] == GameOver(0, 2, EndKind.GAMMON, (2, 0))
+
+
+def test_dancing_is_announced_with_the_roll():
+    position = Position.from_points({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+    ref = Referee()
+    ref.observe(cmd(Command.SET_POSITION, 0, position=position))
+    events = ref.observe(DiceReading((6, 6), roller=0))
+    assert kinds(events) == ["Rolled", "PlayMade"] and events[1].play.is_empty()
+
+
+def test_undo_steps_back():
+    ref = referee_at(START, (6, 5))
+    ref.observe(reading_of(moved(START, "24/13")))
+    assert ref.game.phase is Phase.ROLL
+    assert kinds(ref.observe(cmd(Command.UNDO))) == ["Undone"]
+    assert ref.game.phase is Phase.PLAY and ref.game.position == START
+
+
+def test_the_same_dice_lying_on_the_board_are_not_a_new_roll():
+    ref = referee_at(START, (3, 1))
+    ref.observe(reading_of(moved(START, "8/5 6/5")))
+    assert ref.observe(DiceReading((1, 3))) == []  # still player 0's dice
+    assert ref.observe(DiceReading(())) == []
+    assert kinds(ref.observe(DiceReading((3, 1)))) == ["Rolled"]  # player 1 threw the same numbers
+
+
+def test_a_dice_cup_tells_rolls_apart_by_sequence():
+    ref = Referee()
+    ref.observe(DiceReading((5, 2), sequence=1))
+    ref.observe(reading_of(moved(START, "13/8 13/11")))
+    assert kinds(ref.observe(DiceReading((5, 2), sequence=1))) == []
+    assert kinds(ref.observe(DiceReading((5, 2), sequence=2))) == ["Rolled"]
+
+
+def test_refused_commands_say_why():
+    ref = referee_at(START, (6, 5))
+    for command in (Command.TAKE, Command.ACCEPT_PLAY, Command.REQUEST_CORRECTION):
+        events = ref.observe(cmd(command))
+        assert kinds(events) == ["Refused"] and events[0].reason
+
+
+def test_every_event_can_be_said_in_words():
+    ref = referee_at(START, (6, 4))
+    finish(ref, moved(START, "13/9 13/8"))
+    ref.observe(cmd(Command.ACCEPT_PLAY))
+    for event in ref.events:
+        assert str(event) and "Player 0" not in event.text(("Alice", "Bob"))
+    illegal = next(e for e in ref.events if isinstance(e, IllegalPlay))
+    assert "Bob may ask for a correction" in illegal.text(("Alice", "Bob"))
+    assert isinstance(ref.events[-1], PlayStood)
+
+
+def test_a_tall_stack_read_as_at_least_five_is_enough():
+    position = Position.from_points({6: 7, 8: 3, 13: 3, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2})
+    ref = referee_at(position, (2, 1))
+    after = moved(position, "8/6 8/7")  # the 6-point now holds 8
+    reading = reading_of(after).with_point(5, SlotReading(0, 7, confidence=0.95, low=5, high=15))
+    events = ref.observe(reading)
+    assert isinstance(events[0], PlayMade) and events[0].notation == "8/7 8/6"
+
+
+def test_the_board_read_as_a_whole_new_reading_each_time_is_not_repeated():
+    ref = referee_at(START, (6, 5))
+    reading = reading_of(moved(START, "13/7"))
+    assert ref.observe(reading) == [] and ref.observe(BoardReading(reading.points, reading.bar, reading.off)) == []
