@@ -46,6 +46,38 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
 
 
+def _cmd_dicecup(args: argparse.Namespace) -> int:
+    import time
+
+    from companion.devices import DiceCupDriver, SoftwareDiceCup
+    from companion.referee.observations import DiceReading
+
+    cup = SoftwareDiceCup(seed=args.seed).start() if args.simulate else None
+    port = cup.path if cup is not None else args.port
+    driver = DiceCupDriver(port)
+    rolls, next_roll = 0, time.monotonic() + 1.0
+    deadline = time.monotonic() + args.seconds if args.seconds else None
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            for item in driver.poll(0.05):
+                if isinstance(item, DiceReading) and item.valid:
+                    rolls += 1
+                    print(f"roll {item.sequence}: {item.values[0]}-{item.values[1]}", flush=True)
+                else:
+                    print(item, flush=True)
+            if cup is not None and time.monotonic() >= next_roll:
+                if args.rolls and cup.acknowledged and rolls >= args.rolls:
+                    break
+                if cup.acknowledged:
+                    cup.roll()
+                next_roll = time.monotonic() + 1.0
+    finally:
+        driver.close()
+        if cup is not None:
+            cup.close()
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -63,6 +95,19 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat or .txt)")
     check.add_argument("--json", action="store_true", help="print a machine-readable report")
     check.set_defaults(handler=_cmd_check)
+
+    dicecup = sub.add_parser(
+        "dicecup",
+        help="show what an electronic dice cup sends (link status, cup state, rolls)",
+        description="Connect to a dice cup (found by its USB ids, or --port) and print its link status, states "
+        "and rolls. --simulate runs a software cup on a pseudo-terminal that rolls once a second.",
+    )
+    dicecup.add_argument("--port", help="serial device or pyserial URL (default: find the cup by USB id)")
+    dicecup.add_argument("--simulate", action="store_true", help="use a software dice cup instead of hardware")
+    dicecup.add_argument("--rolls", type=int, default=0, help="with --simulate, stop after this many rolls")
+    dicecup.add_argument("--seconds", type=float, default=0, help="stop after this long (default: run until Ctrl-C)")
+    dicecup.add_argument("--seed", type=int, default=None, help="with --simulate, seed the software cup's dice")
+    dicecup.set_defaults(handler=_cmd_dicecup)
     return parser
 
 

@@ -31,9 +31,21 @@ def test_module_docstrings_doctests():
 
 def test_help_lists_commands_and_each_has_help(capsys):
     assert main([]) == 0
-    assert "check" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "check" in listed and "dicecup" in listed
     out = subprocess.run([sys.executable, "-m", "companion.cli", "check", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "Exit status" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "dicecup", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "--simulate" in out.stdout
+
+
+def test_dicecup_simulate_prints_rolls():
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "dicecup", "--simulate", "--rolls", "2",
+                          "--seed", "3", "--seconds", "20"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    rolls = [line for line in out.stdout.splitlines() if line.startswith("roll ")]
+    assert [r.split(":")[0] for r in rolls] == ["roll 1", "roll 2"]
+    assert "dice cup connected" in out.stdout
 
 
 def test_check_exit_codes_and_json(tmp_path, capsys):
