@@ -120,3 +120,19 @@ def test_a_cup_roll_reaches_the_referee(cup):
         events += referee.observe(reading)
     assert Rolled(1, referee.game.dice) in events and referee.game.dice.die1 in dice
     driver.close()
+
+
+def test_ports_are_found_by_usb_id_and_serial_number(monkeypatch):
+    from types import SimpleNamespace
+
+    from companion.devices import driver
+
+    ports = [
+        SimpleNamespace(device="/dev/ttyACM1", vid=0x2341, pid=0x0043, serial_number="CUP-B"),
+        SimpleNamespace(device="/dev/ttyACM0", vid=0x2341, pid=0x0043, serial_number="CUP-A"),
+        SimpleNamespace(device="/dev/ttyUSB0", vid=0x10C4, pid=0xEA60, serial_number="OTHER"),  # not a cup
+        SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None, serial_number=None),
+    ]
+    monkeypatch.setattr(driver.list_ports, "comports", lambda: ports)
+    assert driver.find_cup_ports() == ["/dev/ttyACM0", "/dev/ttyACM1"]
+    assert driver.find_cup_ports(serial_number="CUP-B") == ["/dev/ttyACM1"]

@@ -24,7 +24,7 @@ from companion.referee import (
     infer_play,
 )
 from companion.referee.inference import position_agrees
-from companion.rules import MatchState, Position
+from companion.rules import MatchState
 from tests.oracles.samples import random_play_pairs, real_match_plays
 from tests.referee.helpers import referee_at
 

@@ -18,7 +18,6 @@ from companion.referee import (
     PlayMade,
     PlayStood,
     Referee,
-    Refused,
     Reroll,
     SlotReading,
     UserCommand,
