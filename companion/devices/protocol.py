@@ -160,13 +160,10 @@ class LineParser:
         if star < 1 or len(raw) != star + 5:
             return None
         try:
-            body = raw[:star].decode("ascii")
-            sent = int(raw[star + 1:].decode("ascii"), 16)
-        except (UnicodeDecodeError, ValueError):
+            body, crc = raw[:star].decode("ascii"), raw[star + 1:].decode("ascii")
+        except UnicodeDecodeError:
             return None
-        if not _hex(raw[star + 1:].decode("ascii"), 4) or crc16(raw[:star]) != sent:
-            return None
-        if not body.isprintable():
+        if not _hex(crc, 4) or crc16(raw[:star]) != int(crc, 16) or not body.isprintable():
             return None
         return decode_body(body)
 

@@ -17,7 +17,6 @@ from companion.referee.events import (
     Event,
     GameOver,
     IllegalPlay,
-    MatchOver,
     NeedsAttention,
     PlayMade,
     Refused,
@@ -119,14 +118,9 @@ def audit_match(record: MatchRecord, *, trace: bool = False) -> AuditReport:
             ))
         following = record.games[index + 1] if index + 1 < len(record.games) else None
         report.games.append(_GameReplay(referee, record, game, following, report).run())
-    report.final_score = referee.match.score if not referee.state.match_over else _final_score(referee)
-    report.winner = None if not record.length else (
-        next((e.winner for e in reversed(referee.events) if isinstance(e, MatchOver)), None))
+    report.final_score = referee.match.score
+    report.winner = referee.match.winner()
     return report
-
-
-def _final_score(referee: Referee) -> tuple[int, int]:
-    return next(e.score for e in reversed(referee.events) if isinstance(e, MatchOver))
 
 
 class _GameReplay:

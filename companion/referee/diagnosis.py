@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.rules import BAR, CHECKERS, OFF, Play, Position, Roll
-
-OPP_BAR = 51
+from companion.rules.movegen import OPP_BAR  # the same 52-slot board as the generator: mover first
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +37,11 @@ def diagnose(before: Position, roll: Roll, after: tuple[list[int], list[int]],
 
 def nearest_plays(plays: list[Play], target: bytes, limit: int = 3) -> tuple[Play, ...]:
     """The legal plays with the fewest checkers out of place against `target`, best first."""
-    def misplaced(play: Play) -> int:
-        key = play.result_key
-        return sum(max(0, t - k) for t, k in zip(target, key))
-
-    scored = sorted(plays, key=lambda p: (misplaced(p), p.notation))
+    scored = sorted((sum(max(0, t - k) for t, k in zip(target, p.result_key)), p.notation, p) for p in plays)
     if not scored:
         return ()
-    best = misplaced(scored[0])
-    return tuple(p for p in scored[:limit] if misplaced(p) <= best + 1)
+    best = scored[0][0]
+    return tuple(p for misplaced, _, p in scored[:limit] if misplaced <= best + 1)
 
 
 def _point(slot: int) -> str:
@@ -55,8 +50,7 @@ def _point(slot: int) -> str:
 
 def _counting_errors(before: Position, mine: list[int], theirs: list[int]) -> list[str]:
     reasons = []
-    for who, side, was in (("a checker of the player", mine, before.player),
-                           ("a checker of the opponent", theirs, before.opponent)):
+    for who, side in (("a checker of the player", mine), ("a checker of the opponent", theirs)):
         delta = sum(side) - CHECKERS
         if delta > 0:
             reasons.append(f"{_plural(delta, who)} appeared ({sum(side)} on the board, 15 expected)")

@@ -104,7 +104,7 @@ class BoardReading:
         return cls(tuple(points), bar, off, time)
 
     def with_point(self, index: int, slot: SlotReading) -> BoardReading:
-        """The same reading with point `index` (0..23, player 0's point index + 1) replaced."""
+        """The same reading with `points[index]` replaced (index 0..23 is player 0's point index + 1)."""
         points = list(self.points)
         points[index] = slot
         return replace(self, points=tuple(points))

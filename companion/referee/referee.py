@@ -78,9 +78,13 @@ class RefereeState:
     dice_on_board: tuple[int, ...] | None = None
     """The values lying on the board (() none, None not known): the same values again are not a new roll."""
     last_sequence: int | None = None
-    match_over: bool = False
     attention: str | None = None
     """The last `NeedsAttention` said, so the same complaint is not repeated for every frame."""
+
+    @property
+    def match_over(self) -> bool:
+        """Once the match is won, the last game keeps the final match state (score included)."""
+        return self.game.match.is_over()
 
 
 class Referee:
@@ -259,7 +263,7 @@ class Referee:
         s = self._state
         assert s.open_turn is not None
         mover = s.open_turn.turn
-        self._state = replace(s, game=s.open_turn, open_turn=s.open_turn)
+        self._state = replace(s, game=s.open_turn)  # open_turn stays: a new legal play is a revision
         out = self._judge_reading(reading)
         if out and isinstance(out[0], PlayMade):
             return out
@@ -484,7 +488,7 @@ class Referee:
         match = game.next_match_state()
         out: list[Event] = [GameOver(game.end.winner, game.end.points, game.end.kind, match.score)]
         if match.is_over():
-            self._state = replace(self._state, match_over=True)
+            self._state = replace(self._state, game=replace(game, match=match))
             winner = match.winner()
             assert winner is not None
             return out + [MatchOver(winner, match.score)]
