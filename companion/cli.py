@@ -18,7 +18,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from companion.record.jellyfish import read_match_file
-    from companion.referee.audit import audit_match
+    from companion.record.audit import audit_match
 
     reports = []
     unreadable = []

@@ -2,7 +2,7 @@
 
 Reading gives a `MatchRecord`: per game, the starting score and the actions in the order they happened,
 each with its player (0 = the left column, "Player 1" in the header; 1 = the right column), line number and
-move number. Nothing is judged here; `companion.referee.audit` replays a record with the rules.
+move number. Nothing is judged here; `companion.record.audit` replays a record with the rules.
 
 Quirks of real files that are accepted: the bar written `25`/`Bar`, off written `0`/`Off`, hits without `*`,
 CRLF line ends and a byte-order mark, names with spaces, `dd: ????` for a roll left unplayed when the game
@@ -12,65 +12,10 @@ ended, Galaxy's `Losses N point` for a resignation, `N point match` headers of a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 
 from companion.errors import MatchFileError
-
-
-class ActionKind(Enum):
-    ROLL = "roll"
-    """A roll and its play (the notation may be empty: no legal move)."""
-    UNPLAYED = "unplayed"
-    """`dd: ????`: rolled but not played because the game ended."""
-    DOUBLE = "double"
-    TAKE = "take"
-    DROP = "drop"
-    BEAVER = "beaver"
-    WIN = "win"
-    """`Wins N point(s) [and the match]`: N is not always what the game was worth (Galaxy)."""
-    RESIGN = "resign"
-    """`Losses N point`: the player resigned (Galaxy)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    player: int
-    kind: ActionKind
-    line: int
-    move: int
-    dice: tuple[int, int] | None = None
-    notation: str = ""
-    value: int | None = None
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    number: int
-    score: tuple[int, int]
-    """Score at the start of the game, (left player, right player)."""
-    actions: tuple[Action, ...]
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
-    length: int
-    """0 for money play."""
-    players: tuple[str, str]
-    games: tuple[GameRecord, ...]
-    metadata: dict[str, str] = field(default_factory=dict)
-    source: str = ""
-
-    @property
-    def crawford_rule(self) -> bool:
-        return self.metadata.get("Crawford", "On").lower() != "off"
-
-    @property
-    def jacoby(self) -> bool:
-        return self.length == 0
+from companion.record.model import Action, ActionKind, GameRecord, MatchRecord
 
 
 _META = re.compile(r'^;\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>.*)"\]\s*$')
@@ -212,3 +157,88 @@ def _action(m: re.Match, player: int, lineno: int, move: int) -> Action:
     if m.group("win"):
         return Action(player, ActionKind.WIN, lineno, move, value=int(m.group("wv")), text=text)
     return Action(player, ActionKind.RESIGN, lineno, move, value=int(m.group("lv")), text=text)
+
+
+# -- writing --------------------------------------------------------------------------------------------
+
+_COLUMN = 28
+"""Width of a player's column after the move number, as GNU Backgammon writes it."""
+
+
+def format_match_text(record: MatchRecord) -> str:
+    """The record as a Jellyfish `.mat` text that GNU Backgammon and eXtreme Gammon import.
+
+    `.mat` cannot carry an illegal play that stood or a position set by hand: those raise
+    `MatchFileError` (export such a match to `.sgf`)."""
+    lines: list[str] = []
+    for key, value in record.metadata.items():
+        lines.append(f'; [{key} "{value}"]')
+    if record.metadata:
+        lines.append("")
+    lines += [f" {record.length} point match", ""]
+    for game in record.games:
+        lines += _format_game(record, game)
+    return "\n".join(lines) + "\n"
+
+
+def _format_game(record: MatchRecord, game: GameRecord) -> list[str]:
+    left = f" {record.players[0]} : {game.score[0]}"
+    cells: list[list[str]] = []  # each numbered line: [left cell, right cell]
+    slot = 0  # the next cell, counting left and right cells of every line in turn
+    wins: list[tuple[int, str]] = []
+    for action in game.actions:
+        if action.kind is ActionKind.WIN:
+            points = action.value or 1
+            last = game is record.games[-1] and record.length and game.score[action.player] + points >= record.length
+            text = f"Wins {points} point{'s' * (points != 1)}{' and the match' if last else ''}"
+            if action.player == 1 and slot % 2 == 1 and len(cells) > slot // 2:
+                cells[slot // 2][1] = " " + text  # beside the loser's last action, as GNU Backgammon writes it
+            else:
+                wins.append((action.player, text))
+            continue
+        text = _cell(action, record, game)
+        if text is None:
+            continue
+        if slot % 2 != action.player:  # the other player's cell stays empty
+            slot += 1
+        while len(cells) <= slot // 2:
+            cells.append(["", ""])
+        cells[slot // 2][slot % 2] = text
+        slot += 1
+    # the right column starts where the right player's name does: wide enough for the longest left cell
+    width = max([_COLUMN, len(left) - 4] + [len(a) + 2 for a, _ in cells])
+    out = [f" Game {game.number}", f"{left:<{5 + width}}{record.players[1]} : {game.score[1]}"]
+    for number, (a, b) in enumerate(cells, start=1):
+        out.append(f"{number:>3}) {a:<{width}}{b}")  # trailing blanks kept: gnubg reads a lone "Takes" wrongly without them
+    for player, text in wins:
+        out.append(" " * (6 if player == 0 else 5 + width + 1) + text)
+    return out + ["", ""]
+
+
+def _cell(action: Action, record: MatchRecord, game: GameRecord) -> str | None:
+    kind = action.kind
+    if kind is ActionKind.ROLL:
+        d1, d2 = action.dice  # type: ignore[misc]
+        return f"{d1}{d2}: {action.notation}"
+    if kind is ActionKind.UNPLAYED:
+        d1, d2 = action.dice  # type: ignore[misc]
+        return f"{d1}{d2}: ????"
+    if kind is ActionKind.DOUBLE:
+        return f" Doubles => {action.value}"
+    if kind is ActionKind.BEAVER:
+        return f" Beavers => {action.value}"
+    if kind is ActionKind.TAKE:
+        return " Takes"
+    if kind is ActionKind.DROP:
+        return " Drops"
+    if kind is ActionKind.RESIGN:
+        return None  # Jellyfish has no resignation line: the `Wins` line after it says what was won
+    what = "an illegal play stood" if kind is ActionKind.STOOD else "the position was set by hand"
+    raise MatchFileError(f"game {game.number}: {what}, which a .mat file cannot carry; export to .sgf instead")
+
+
+def write_match_file(record: MatchRecord, path: str | Path) -> None:
+    """Write `record` as `.mat`, atomically (a crash leaves the old file or the new one, never half)."""
+    from companion.record.files import write_atomically
+
+    write_atomically(Path(path), format_match_text(record))

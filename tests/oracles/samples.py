@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from companion.record.jellyfish import read_match_file
-from companion.referee.audit import audit_match
+from companion.record.audit import audit_match
 from companion.rules import Position, Roll, all_rolls
 
 

@@ -10,9 +10,10 @@ read from the next game's score: a resignation worth 1, 2 or 3 times the cube is
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Callable
 
 from companion.errors import NotationError, RulesError
-from companion.record.jellyfish import Action, ActionKind, GameRecord, MatchRecord
+from companion.record.model import Action, ActionKind, GameRecord, MatchRecord
 from companion.referee.events import (
     Event,
     GameOver,
@@ -95,20 +96,27 @@ class AuditReport:
         }
 
 
-def audit_match(record: MatchRecord, *, trace: bool = False) -> AuditReport:
+Observer = Callable[[Observation, list[Event]], None]
+
+
+def audit_match(record: MatchRecord, *, trace: bool = False, observer: Observer | None = None,
+                referee: Referee | None = None) -> AuditReport:
     """Replay `record` through the referee, as a live match would be observed. With `trace`, every play is
-    kept in `report.trace`."""
+    kept in `report.trace`; `observer` is told each observation fed to the referee and the events it caused
+    (that is how a record becomes a journal). `referee` is a fresh one for the record's match to use."""
     report = AuditReport(record.source, record.players, record.length, trace=[] if trace else None)
-    if record.length:
-        match = MatchState.match_to(record.length, crawford_rule=record.crawford_rule)
-    else:
-        match = MatchState.money(jacoby=True, beaver=True)
-    referee = Referee(match)
+    if referee is None:
+        if record.length:
+            match = MatchState.match_to(record.length, crawford_rule=record.crawford_rule)
+        else:
+            match = MatchState.money(jacoby=True, beaver=True)
+        referee = Referee(match)
+    feed = _Feeder(referee, observer)
     for index, game in enumerate(record.games):
         if referee.state.match_over:
             break
         if referee.game.phase is not Phase.OPENING:  # the game before was left unfinished
-            referee.observe(UserCommand(Command.NEW_GAME))
+            feed(UserCommand(Command.NEW_GAME))
         score = referee.match.score
         if record.length and game.score != score:
             report.findings.append(Finding(
@@ -117,18 +125,30 @@ def audit_match(record: MatchRecord, *, trace: bool = False) -> AuditReport:
                 f"{score[0]}-{score[1]} under the rules",
             ))
         following = record.games[index + 1] if index + 1 < len(record.games) else None
-        report.games.append(_GameReplay(referee, record, game, following, report).run())
+        report.games.append(_GameReplay(feed, record, game, following, report).run())
     report.final_score = referee.match.score
     report.winner = referee.match.winner()
     return report
 
 
+class _Feeder:
+    def __init__(self, referee: Referee, observer: Observer | None) -> None:
+        self.referee, self.observer = referee, observer
+
+    def __call__(self, observation: Observation) -> list[Event]:
+        events = self.referee.observe(observation)
+        if self.observer is not None:
+            self.observer(observation, events)
+        return events
+
+
 class _GameReplay:
     """One game of a record, fed to the referee action by action; its events become findings."""
 
-    def __init__(self, referee: Referee, record: MatchRecord, game: GameRecord, following: GameRecord | None,
+    def __init__(self, feed: _Feeder, record: MatchRecord, game: GameRecord, following: GameRecord | None,
                  report: AuditReport) -> None:
-        self.referee, self.record, self.game, self.following, self.report = referee, record, game, following, report
+        self.referee, self._feed = feed.referee, feed
+        self.record, self.game, self.following, self.report = record, game, following, report
         self.end: GameOver | None = None
         self.plays = 0
         self.stopped = False
@@ -148,9 +168,13 @@ class _GameReplay:
                 continue
             if kind is ActionKind.ROLL:
                 self.roll_and_play(action)
+            elif kind is ActionKind.STOOD:
+                self.illegal_play_stood(action)
+            elif kind is ActionKind.SETUP:
+                self.feed(action, UserCommand(Command.SET_POSITION, action.player, position=action.position))
             elif kind is ActionKind.DOUBLE:
                 self.feed(action, UserCommand(Command.DOUBLE, action.player))
-                if not self.stopped and action.value != self.referee.match.cube * 2:
+                if not self.stopped and action.value is not None and action.value != self.referee.match.cube * 2:
                     self.find(action, "cube", f"doubles to {action.value}, but the cube is at {self.referee.match.cube}")
             elif kind in _ANSWERS:
                 self.feed(action, UserCommand(_ANSWERS[kind], action.player))
@@ -189,6 +213,17 @@ class _GameReplay:
             self.feed(action, BoardReading.from_position(after, 1 - action.player))
         self.feed(action, DiceReading(()))
 
+    def illegal_play_stood(self, action: Action) -> None:
+        """An illegal play its opponent accepted (SGF records carry the board after it)."""
+        d1, d2 = action.dice  # type: ignore[misc]
+        self.feed(action, DiceReading((d1, d2), roller=action.player))
+        if self.stopped or action.position is None:
+            return
+        self.plays += 1
+        self.feed(action, BoardReading.from_position(action.position, 1 - action.player))
+        self.feed(action, DiceReading(()))
+        self.feed(action, UserCommand(Command.ACCEPT_PLAY, 1 - action.player))
+
     def after_position(self, action: Action, game: GameState) -> Position | None:
         """The position the record's play reaches, from the opponent's side, legal or not."""
         assert game.dice is not None
@@ -225,13 +260,13 @@ class _GameReplay:
         return 1
 
     def feed(self, action: Action, observation: Observation) -> list[Event]:
-        events = self.referee.observe(observation)
+        events = self._feed(observation)
         for event in events:
             self.note(action, event)
         return events
 
     def note(self, action: Action, event: Event) -> None:
-        if isinstance(event, IllegalPlay):
+        if isinstance(event, IllegalPlay) and action.kind is not ActionKind.STOOD:
             self.find(action, "illegal-play", f"{action.text}: {'; '.join(event.reasons)}")
         elif isinstance(event, Refused):
             self.find(action, "cube" if event.command in _CUBE_COMMANDS else "turn", event.reason)

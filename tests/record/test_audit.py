@@ -3,7 +3,7 @@
 import pytest
 
 from companion.record.jellyfish import parse_match_text, read_match_file
-from companion.referee.audit import audit_match
+from companion.record.audit import audit_match
 from tests.conftest import MATCHES, match_files
 from tests.oracles.gnubg_oracle import quiet
 

@@ -1,0 +1,34 @@
+"""Writing files so that a crash at any moment leaves either the old file or the whole new one."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path = Path(path)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except OSError as exc:
+        raise CompanionError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder or ".", os.O_RDONLY)
+    except OSError:  # pragma: no cover - some filesystems do not open folders
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,162 @@
+"""The journal: every observation and the events it caused, one JSON line each, flushed and fsynced before
+the events are shown, so a crash at any moment loses nothing that was on screen.
+
+The first line is a header (players, match length and rules). Replaying the observations through a new
+referee rebuilds the match exactly (the referee is deterministic); the events are kept for people and tools.
+A crash can tear only the last line; reading drops a torn last line and says so, any other damage is an
+error naming the line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.record.codec import CodecError, event_to_json, observation_from_json, observation_to_json
+from companion.referee.events import Event
+from companion.referee.observations import Observation
+from companion.rules import MatchState
+
+FORMAT = "backgammon-companion-journal"
+VERSION = 1
+
+
+class JournalError(CompanionError):
+    """A journal that cannot be read or written."""
+
+
+@dataclass(frozen=True, slots=True)
+class JournalHeader:
+    players: tuple[str, str] = ("Player 0", "Player 1")
+    length: int = 0
+    crawford_rule: bool = True
+    jacoby: bool = True
+    beaver: bool = True
+    metadata: dict[str, str] = field(default_factory=dict)
+    created: str = ""
+
+    def match_state(self) -> MatchState:
+        if self.length:
+            return MatchState.match_to(self.length, crawford_rule=self.crawford_rule)
+        return MatchState.money(jacoby=self.jacoby, beaver=self.beaver)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "players": list(self.players), "length": self.length,
+                "crawford_rule": self.crawford_rule, "jacoby": self.jacoby, "beaver": self.beaver,
+                "metadata": self.metadata, "created": self.created}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> JournalHeader:
+        if data.get("format") != FORMAT:
+            raise JournalError("not a Backgammon Companion journal (no header line)")
+        if data.get("version") != VERSION:
+            raise JournalError(f"journal version {data.get('version')} is not supported (this is {VERSION})")
+        return cls(tuple(data["players"]), int(data["length"]), bool(data["crawford_rule"]), bool(data["jacoby"]),
+                   bool(data["beaver"]), dict(data.get("metadata", {})), str(data.get("created", "")))
+
+
+@dataclass(frozen=True, slots=True)
+class JournalContents:
+    header: JournalHeader
+    observations: tuple[Observation, ...]
+    torn: bool
+    """The last line was cut short by a crash (it is not in `observations`)."""
+    good_bytes: int
+    """Where the intact lines end: appending resumes here."""
+
+
+def read_journal(path: str | Path) -> JournalContents:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise JournalError(f"cannot read the journal {p}: {exc.strerror or exc}") from exc
+    lines = raw.split(b"\n")
+    complete, tail = lines[:-1], lines[-1]  # the text after the last newline was never finished
+    if not complete:
+        raise JournalError(f"{p} is empty or has no header line: not a journal")
+    header = JournalHeader.from_json(_parse(complete[0], p, 1))
+    observations = []
+    for number, line in enumerate(complete[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            observations.append(observation_from_json(_parse(line, p, number)["obs"]))
+        except (CodecError, KeyError) as exc:
+            raise JournalError(f"{p}, line {number}: {exc}") from exc
+    good = len(raw) - len(tail)
+    return JournalContents(header, tuple(observations), bool(tail.strip()), good)
+
+
+def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise JournalError(f"{path}, line {number}: damaged ({exc.msg if hasattr(exc, 'msg') else exc})") from exc
+    if not isinstance(data, dict):
+        raise JournalError(f"{path}, line {number}: not a journal entry")
+    return data
+
+
+class Journal:
+    """An open journal, appended to one entry at a time."""
+
+    def __init__(self, path: Path, handle, header: JournalHeader, entries: int) -> None:
+        self.path, self._handle, self.header, self.entries = path, handle, header, entries
+
+    @classmethod
+    def create(cls, path: str | Path, header: JournalHeader) -> Journal:
+        p = Path(path)
+        if not header.created:
+            header = JournalHeader(header.players, header.length, header.crawford_rule, header.jacoby,
+                                   header.beaver, header.metadata,
+                                   datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            handle = open(p, "xb")  # never overwrite a match
+        except FileExistsError as exc:
+            raise JournalError(f"{p} exists already: resume it with --resume, or choose another file") from exc
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from exc
+        journal = cls(p, handle, header, 0)
+        journal._write(header.to_json())
+        return journal
+
+    @classmethod
+    def reopen(cls, path: str | Path) -> tuple[Journal, JournalContents]:
+        """Open an existing journal for appending, first cutting off a torn last line."""
+        contents = read_journal(path)
+        p = Path(path)
+        try:
+            handle = open(p, "r+b")
+            handle.truncate(contents.good_bytes)
+            handle.seek(contents.good_bytes)
+        except OSError as exc:
+            raise JournalError(f"cannot reopen the journal {p}: {exc.strerror or exc}") from exc
+        return cls(p, handle, contents.header, len(contents.observations)), contents
+
+    def append(self, observation: Observation, events: list[Event]) -> None:
+        """Write one entry; when this returns, it is on disk."""
+        self.entries += 1
+        self._write({"n": self.entries, "obs": observation_to_json(observation),
+                     "events": [event_to_json(e, self.header.players) for e in events]})
+
+    def _write(self, data: dict[str, Any]) -> None:
+        line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        try:
+            self._handle.write(line)
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        except OSError as exc:
+            raise JournalError(f"cannot write the journal {self.path}: {exc.strerror or exc}") from exc
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+__all__ = ["Journal", "JournalContents", "JournalError", "JournalHeader", "read_journal"]
