@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Callable, Sequence
 
 from companion import __version__
@@ -78,6 +79,224 @@ def _cmd_dicecup(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- analysis --------------------------------------------------------------------------------------------
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from companion.analysis import DEEP, FAST, Engine
+    from companion.rules import GameState, Phase, Roll
+
+    if args.match:
+        return _analyse_match(args)
+    if args.xgid:
+        game = GameState.from_xgid(args.xgid)
+    elif args.position_id:
+        game = GameState.from_gnubg_id(args.position_id, args.match_id)
+    else:
+        raise CompanionError("give a position: --xgid X, --position-id P [--match-id M], or --match FILE")
+    if args.dice:
+        if game.phase is Phase.DOUBLED:
+            raise CompanionError("a double is waiting for an answer: no dice to play")
+        game = replace(game, phase=Phase.PLAY, dice=Roll(*args.dice))
+    engine = Engine()
+    level = DEEP if args.deep else FAST
+    if game.phase is Phase.PLAY:
+        hint = engine.hint_for(game, level=level)
+        if args.json:
+            print(json.dumps({"xgid": game.xgid(), "gnubg_id": game.gnubg_id(), "roll": str(hint.roll),
+                              "level": hint.level, "plays": [
+                                  {"play": r.play.notation, "equity": round(r.equity, 4), "loss": round(r.loss, 4),
+                                   "win": _round(r.chances.win), "win_gammon": _round(r.chances.win_gammon),
+                                   "lose_gammon": _round(r.chances.lose_gammon)} for r in hint.plays]}, indent=2))
+        else:
+            print(f"{game.xgid()}\n{hint.roll} to play ({hint.level}):")
+            for i, r in enumerate(hint.plays[:args.top], start=1):
+                print(f"{i:>3}. {r.play.notation or 'no move':<28} {r.equity:+.3f}" + (f"  ({-r.loss:+.3f})" if i > 1 else ""))
+        return EXIT_OK
+    advice = engine.cube_for(game, level=level)
+    if advice is None:
+        why = game.match.why_no_double(game.turn) if game.phase is Phase.ROLL else f"the game is at: {game.phase.value}"
+        raise CompanionError(f"no cube decision here: {why}")
+    if args.json:
+        print(json.dumps({"xgid": game.xgid(), "gnubg_id": game.gnubg_id(), "level": advice.level,
+                          "action": advice.action.value, "no_double": round(advice.no_double, 4),
+                          "double_take": round(advice.double_take, 4), "double_pass": round(advice.double_pass, 4),
+                          "win": round(advice.chances.win, 4), "win_gammon": round(advice.chances.win_gammon, 4),
+                          "lose_gammon": round(advice.chances.lose_gammon, 4)}, indent=2))
+    else:
+        print(f"{game.xgid()}\nCube decision ({advice.level}): {advice.action.value}")
+        print(f"  No double    {advice.no_double:+.3f}\n  Double/take  {advice.double_take:+.3f}\n"
+              f"  Double/pass  {advice.double_pass:+.3f}")
+        print(f"  Win {advice.chances.win:.1%}, gammon {advice.chances.win_gammon:.1%}; "
+              f"lose gammon {advice.chances.lose_gammon:.1%}")
+    return EXIT_OK
+
+
+def _round(value: float) -> float | None:
+    return None if value != value else round(value, 4)  # NaN: a forced play was not evaluated
+
+
+def _analyse_match(args: argparse.Namespace) -> int:
+    from companion.analysis import Engine, MatchSummary, Reviewer
+    from companion.record.recorder import load_any
+    from companion.referee import Referee
+
+    loaded, _ = load_any(args.match)
+    reviewer = Reviewer(Engine(), MatchSummary(loaded.names), cube=not args.no_cube)
+    referee = Referee(loaded.header.match_state())
+    for observation in loaded.observations:
+        before = referee.game
+        reviewer.review(before, referee.observe(observation))
+    print(reviewer.summary.text())
+    return EXIT_OK
+
+
+# -- recording -------------------------------------------------------------------------------------------
+
+
+def _cmd_convert(args: argparse.Namespace) -> int:
+    from companion.record.recorder import convert
+
+    report = convert(args.source, args.target)
+    if report is not None and not report.ok:
+        print(f"note: {args.source} breaks the rules in {len(report.findings)} place(s); written as the referee saw it",
+              file=sys.stderr)
+    print(f"wrote {args.target}")
+    return EXIT_OK
+
+
+def _data_dir() -> Path:
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "backgammon-companion" / "matches"
+
+
+def _new_journal_path(folder: Path) -> Path:
+    import time
+
+    return folder / time.strftime("match-%Y%m%d-%H%M%S.jsonl")
+
+
+def _recorder_for(args: argparse.Namespace):
+    from companion.record.journal import JournalHeader
+    from companion.record.recorder import Recorder
+
+    if args.resume:
+        recorder = Recorder.resume(args.resume)
+        if recorder.torn:
+            print(f"note: the last entry of {args.resume} was cut short by the crash and was dropped", file=sys.stderr)
+        return recorder
+    header = JournalHeader(tuple(args.players), args.length)
+    return Recorder.create(args.journal or _new_journal_path(_data_dir()), header)
+
+
+def _source_for(args: argparse.Namespace, delay: float):
+    from companion.sources import DiceCupSource, ReplaySource
+
+    if args.camera is not None or args.video or args.profile:
+        raise CompanionError("reading the board from a camera or video needs the vision pipeline, which is not built "
+                             "yet; use --replay FILE, --dicecup PORT or type the game")
+    if args.replay:
+        from companion.record.recorder import load_any
+
+        loaded, _ = load_any(args.replay)
+        return ReplaySource(loaded.observations, delay, name=Path(args.replay).name), loaded
+    if args.dicecup:
+        return DiceCupSource(None if args.dicecup == "auto" else args.dicecup), None
+    return None, None
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    delay = args.delay if args.delay is not None else (0.0 if args.no_ui else 0.5)
+    source, loaded = _source_for(args, delay)
+    if loaded is not None and not args.resume:  # players and match length come with the file
+        args.players, args.length = list(loaded.names), loaded.header.length
+    recorder = _recorder_for(args)
+    try:
+        if args.no_ui:
+            return _run_headless(recorder, source, args)
+        from companion.tui.app import CompanionApp
+
+        CompanionApp(recorder, mode=args.mode, source=source, export_path=args.out).run()
+        return EXIT_OK
+    finally:
+        if source is not None:
+            source.stop()
+        recorder.close()
+
+
+def _run_headless(recorder, source, args: argparse.Namespace) -> int:
+    from companion.sources import run_source_until_done
+
+    if source is None:
+        return _run_typed(recorder, args)
+    skip = len(recorder.observations)  # resuming a replay: what the journal holds was seen already
+    seen = 0
+
+    def emit(observation) -> None:
+        nonlocal seen
+        seen += 1
+        if seen <= skip:
+            return
+        for event in recorder.observe(observation):
+            if args.print_events:
+                print(event.text(recorder.names), flush=True)
+
+    run_source_until_done(source, emit, lambda text: None, args.seconds or None)
+    if args.out:
+        print(f"wrote {recorder.export(args.out)}")
+    return EXIT_OK
+
+
+def _run_typed(recorder, args: argparse.Namespace) -> int:
+    """The keyboard-only mode without the app: one line of dice, play or command at a time."""
+    from companion.referee.typed import observations_from_text
+
+    for line in sys.stdin:
+        try:
+            observations = observations_from_text(line, recorder.referee.game)
+        except CompanionError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            continue
+        for observation in observations:
+            for event in recorder.observe(observation):
+                print(event.text(recorder.names), flush=True)
+    if args.out:
+        print(f"wrote {recorder.export(args.out)}")
+    return EXIT_OK
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    import tempfile
+    from importlib.resources import files
+
+    from companion.record.journal import JournalHeader
+    from companion.record.recorder import Recorder, load_any
+    from companion.sources import ReplaySource
+
+    demo = files("companion") / "data" / "demo.mat"
+    loaded, _ = load_any(str(demo))
+    folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+    recorder = Recorder.create(folder / "demo.jsonl",
+                               JournalHeader(loaded.names, loaded.header.length, metadata={"Event": "demo"}))
+    source = ReplaySource(loaded.observations, args.delay, name="demo match")
+    try:
+        if args.no_ui:
+            args.print_events, args.seconds = True, args.seconds
+            return _run_headless(recorder, source, args)
+        from companion.tui.app import CompanionApp
+
+        CompanionApp(recorder, mode="train", source=source, export_path=folder / "demo.mat").run()
+    finally:
+        source.stop()
+        recorder.close()
+    print(f"The demo's journal is in {folder}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -108,6 +327,62 @@ def build_parser() -> argparse.ArgumentParser:
     dicecup.add_argument("--seconds", type=float, default=0, help="stop after this long (default: run until Ctrl-C)")
     dicecup.add_argument("--seed", type=int, default=None, help="with --simulate, seed the software cup's dice")
     dicecup.set_defaults(handler=_cmd_dicecup)
+
+    analyse = sub.add_parser(
+        "analyse", aliases=["analyze"],
+        help="the engine's hint or cube decision for a position (or a summary of a whole match)",
+        description="Print the best plays (when the position has dice, or with --dice) or the cube decision of the "
+        "player on roll. Positions come as an XGID or a GNU Backgammon Position ID (and Match ID).",
+    )
+    analyse.add_argument("--xgid", help="XGID=...")
+    analyse.add_argument("--position-id", help="GNU Backgammon Position ID (player on roll as the Match ID says)")
+    analyse.add_argument("--match-id", help="GNU Backgammon Match ID (default: money play, player 0 on roll)")
+    analyse.add_argument("--dice", type=int, nargs=2, metavar="D", choices=range(1, 7), help="the roll to play")
+    analyse.add_argument("--deep", action="store_true", help="2-ply instead of 1-ply (slower, stronger)")
+    analyse.add_argument("--top", type=int, default=8, help="plays to list (text output)")
+    analyse.add_argument("--json", action="store_true", help="print JSON")
+    analyse.add_argument("--match", metavar="FILE", help="rate every play and cube action of a match file or journal")
+    analyse.add_argument("--no-cube", action="store_true", help="with --match: rate checker plays only (faster)")
+    analyse.set_defaults(handler=_cmd_analyse)
+
+    for name, text in (("convert", "convert between a journal (.jsonl), .mat/.txt and .sgf"),
+                       ("export", "write a recorded match (a journal) as .mat or .sgf")):
+        convert = sub.add_parser(name, help=text, description=text.capitalize() + ". The match is replayed under "
+                                 "the rules on the way; .mat refuses what it cannot carry (an illegal play that stood).")
+        convert.add_argument("source", metavar="IN", help="journal, .mat/.txt or .sgf")
+        convert.add_argument("target", metavar="OUT", help="journal (.jsonl), .mat/.txt or .sgf")
+        convert.set_defaults(handler=_cmd_convert)
+
+    run = sub.add_parser(
+        "run", help="referee, record or train beside a board (the app)",
+        description="Follow a match from a source (a replayed file, a dice cup, or typed dice and plays), journal "
+        "every observation, and show the referee's verdicts, hints and cube advice.",
+    )
+    run.add_argument("--mode", choices=("referee", "record", "train"), default="record")
+    run.add_argument("--players", nargs=2, default=["Player 0", "Player 1"], metavar="NAME")
+    run.add_argument("--length", type=int, default=7, help="match length in points (0: money play)")
+    run.add_argument("--journal", type=Path, help="where to journal the match (default: the user data folder)")
+    run.add_argument("--resume", type=Path, metavar="JOURNAL", help="go on with a journalled match after a crash")
+    run.add_argument("--replay", metavar="FILE", help="replay a journal, .mat or .sgf as if it were seen live")
+    run.add_argument("--dicecup", metavar="PORT", help="take the dice from an electronic dice cup (or 'auto')")
+    run.add_argument("--camera", type=int, help="camera index (needs the vision pipeline)")
+    run.add_argument("--video", help="a video file of a match (needs the vision pipeline)")
+    run.add_argument("--profile", help="a board calibration profile (needs the vision pipeline)")
+    run.add_argument("--no-ui", action="store_true", help="no app: process the source (or typed lines) to a record")
+    run.add_argument("--out", type=Path, help="export the match here at the end (.mat or .sgf)")
+    run.add_argument("--delay", type=float, help="seconds between replayed observations")
+    run.add_argument("--seconds", type=float, default=0, help="stop after this long")
+    run.add_argument("--print-events", action="store_true", help="with --no-ui: print each event once journalled")
+    run.set_defaults(handler=_cmd_run)
+
+    demo = sub.add_parser("demo", help="the app replaying a bundled match, with hints (no camera, no hardware)",
+                          description="Start here: a recorded 7-point match is played through the referee, the "
+                          "recorder and the engine, with hints, cube advice and play ratings.")
+    demo.add_argument("--delay", type=float, default=0.4, help="seconds between observations")
+    demo.add_argument("--no-ui", action="store_true", help="print the events instead of showing the app")
+    demo.add_argument("--seconds", type=float, default=0, help="stop after this long")
+    demo.add_argument("--out", type=Path, help="with --no-ui: export the match here at the end")
+    demo.set_defaults(handler=_cmd_demo)
     return parser
 
 
@@ -125,6 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the output was piped into `head` and closed
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

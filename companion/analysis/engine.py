@@ -1,7 +1,7 @@
 """The engine adapter: hints and cube advice from bgsage, in the rules package's terms.
 
-bgsage sees a board as 26 signed counts from the side of the player to act (index i is his point i,
-negative counts are the opponent's, 25 his bar, 0 the opponent's bar). This module is the only place
+bgsage sees a board as 26 counts from the side of the player to act: index i is his point i (negative
+counts are the opponent's checkers there), 25 his bar, 0 the opponent's bar (a positive count). This module is the only place
 that knows that; everything it returns is made of `Play`, `Position` and plain numbers.
 
 Equities are cubeful and match-aware: in match play they are in money-equivalent units of the match
@@ -124,7 +124,7 @@ def board_of(position: Position) -> list[int]:
         elif them[25 - point]:
             board[point] = -them[25 - point]
     board[25] = me[BAR]
-    board[0] = -them[BAR]
+    board[0] = them[BAR]
     return board
 
 
@@ -139,7 +139,7 @@ def key_of(board: list[int]) -> bytes:
         elif count < 0:
             them[25 - point] = -count
     me[BAR] = board[25]
-    them[BAR] = -board[0]
+    them[BAR] = board[0]
     me[OFF] = CHECKERS - sum(me)
     them[OFF] = CHECKERS - sum(them)
     return bytes(me + them)

@@ -1,0 +1,100 @@
+"""The board drawn with Unicode: points numbered from the viewer's side, stacks with their heights, the bar,
+the trays, the cube with its owner and the dice. A pure function of the game, so it is tested as text."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from companion.rules import BAR, OFF, GameState, Phase
+
+STACK = 5
+"""Checkers drawn per point; a taller stack shows its count in the last cell."""
+MARKS = ("●", "○")
+STYLES = ("bold #e8e8e8", "bold #d04040")
+DICE = "⚀⚁⚂⚃⚄⚅"
+
+
+def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None = None) -> Text:
+    """The board as `viewer` (0 or 1) sees it from his chair: his home board bottom right, 1 to 24."""
+    mine = game.position_of(viewer)
+    me, them = mine.player, mine.opponent
+
+    def cell(point: int, level: int) -> Text:
+        """Level 0 is the edge of the board, counting inwards."""
+        if me[point]:
+            count, owner = me[point], viewer
+        elif them[25 - point]:
+            count, owner = them[25 - point], 1 - viewer
+        else:
+            return Text(" · " if level == 0 else "   ", style="dim")
+        if level >= min(count, STACK):
+            return Text("   ")
+        if level == STACK - 1 and count > STACK:
+            return Text(f"{count:^3}", style=STYLES[owner])
+        return Text(f" {MARKS[owner]} ", style=STYLES[owner])
+
+    def bar_cell(player: int, level: int) -> Text:
+        side = me if player == viewer else them
+        count = side[BAR]
+        if level < min(count, STACK):
+            return Text(f" {MARKS[player]} " if level < STACK - 1 or count <= STACK else f"{count:^3}",
+                        style=STYLES[player])
+        return Text("   ")
+
+    top = list(range(13, 19)), list(range(19, 25))
+    bottom = list(range(12, 6, -1)), list(range(6, 0, -1))
+    out = Text()
+    out.append(_numbers(top) + "\n", style="dim")
+    out.append("┌" + "─" * 18 + "┬───┬" + "─" * 18 + "┐\n")
+    for level in range(STACK):
+        out.append(_row([cell(p, level) for p in top[0]], bar_cell(1 - viewer, level),
+                        [cell(p, level) for p in top[1]], _tray(them[OFF], 1 - viewer) if level == 0 else None))
+    out.append(_middle(game, viewer, dice))
+    for level in reversed(range(STACK)):
+        out.append(_row([cell(p, level) for p in bottom[0]], bar_cell(viewer, level),
+                        [cell(p, level) for p in bottom[1]], _tray(me[OFF], viewer) if level == 0 else None))
+    out.append("└" + "─" * 18 + "┴───┴" + "─" * 18 + "┘\n")
+    out.append(_numbers(bottom), style="dim")
+    return out
+
+
+def _numbers(halves: tuple[list[int], list[int]]) -> str:
+    left = "".join(f"{p:^3}" for p in halves[0])
+    right = "".join(f"{p:^3}" for p in halves[1])
+    return f" {left}     {right}"
+
+
+def _row(left: list[Text], bar: Text, right: list[Text], tray: Text | None) -> Text:
+    line = Text("│")
+    for t in left:
+        line.append_text(t)
+    line.append("│")
+    line.append_text(bar)
+    line.append("│")
+    for t in right:
+        line.append_text(t)
+    line.append("│")
+    if tray is not None:
+        line.append(" ")
+        line.append_text(tray)
+    line.append("\n")
+    return line
+
+
+def _tray(off: int, player: int) -> Text:
+    return Text(f"off {off:>2}", style=STYLES[player]) if off else Text("off  0", style="dim")
+
+
+def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None) -> Text:
+    match = game.match
+    cube = "64" if match.cube == 1 else str(match.cube)
+    where = "centre" if match.cube_owner is None else ("yours" if match.cube_owner == viewer else "theirs")
+    if game.phase is Phase.DOUBLED:
+        where = "offered"
+    shown = dice if dice is not None else ((game.dice.die1, game.dice.die2) if game.dice else ())
+    faces = " ".join(DICE[d - 1] + f" {d}" for d in shown) if shown else "no dice"
+    return Text("│" + f" cube {cube} {where}"[:18].ljust(18) + "│BAR│" + f" {faces}"[:18].ljust(18) + "│\n",
+                style="bold")
+
+
+__all__ = ["render_board"]

@@ -1,0 +1,100 @@
+"""The engine adapter against independent answers: bgsage's plays are exactly our legal plays (so the board
+is handed over the right way round), gnubg-nn's choices rank near the top, cube advice follows the score."""
+
+import gnubg_nn
+import pytest
+
+from companion.analysis import CubeAction, Engine, keith, race_guides, thorp
+from companion.analysis.engine import board_of, key_of
+from companion.analysis.rating import MatchSummary, PlayRating, Skill, rate_play, rating_name
+from companion.rules import GameState, MatchState, Position, Roll
+from tests.oracles.gnubg_nn_oracle import to_board
+from tests.oracles.samples import random_play_pairs, real_match_pairs
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Engine()
+
+
+def test_the_board_handed_to_bgsage_round_trips():
+    for position, roll in random_play_pairs(11, 3000):
+        for play in position.legal_plays(roll)[:3]:
+            after = play.position.swap()  # from the mover's side, as bgsage returns a board after a play
+            assert key_of(board_of(after)) == play.result_key
+
+
+def test_every_ranked_play_is_a_legal_play_and_every_legal_play_is_ranked(engine):
+    pairs = list(real_match_pairs(1500, seed=3)) + list(random_play_pairs(5, 500))
+    for position, roll in pairs:
+        hint = engine.hint(position, roll, MatchState(), 0)
+        assert sorted(p.play.result_key for p in hint.plays) == sorted(p.result_key for p in position.legal_plays(roll))
+        assert hint.plays[0].loss == 0 and all(a.equity >= b.equity for a, b in zip(hint.plays, hint.plays[1:]))
+
+
+def test_gnubg_nn_picks_are_near_the_top_of_our_ranking(engine):
+    """Two independent networks mostly agree; a board given the wrong way round would make them disagree wildly."""
+    close, unforced = 0, 0
+    for position, roll in real_match_pairs(600, seed=9):
+        plays = position.legal_plays(roll)
+        if len(plays) < 2:
+            continue
+        unforced += 1
+        moves = gnubg_nn.best_move(to_board(position), roll.die1, roll.die2)
+        from companion.rules.notation import apply_moves
+
+        mine, theirs = apply_moves(position, [(s, d, False) for s, d in moves])  # 1-based, 25 bar, 0 off
+        key = bytes(list(mine) + list(theirs))
+        ranked = engine.hint(position, roll, MatchState(), 0)
+        loss = next(r.loss for r in ranked.plays if r.play.result_key == key)
+        close += loss <= 0.04
+    assert unforced > 400 and close / unforced >= 0.9, close / unforced
+
+
+def test_cube_advice_follows_the_match_score(engine):
+    # a big racing lead: money double/pass; at 2-away/2-away the same lead is a double and a pass too,
+    # but leading 4-away v 1-away (opponent post-Crawford) the cube is dead for the leader only
+    racing = Position.from_points({1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, {2: 3, 3: 3, 4: 3, 5: 3, 6: 3})  # 45 v 60 pips
+    money = engine.cube(racing, MatchState.money(), 0)
+    assert money.action in (CubeAction.DOUBLE_PASS, CubeAction.TOO_GOOD_PASS)
+    crawford = MatchState(length=5, score=(0, 4), crawford=True)
+    assert GameState(crawford, racing).may_double() is False
+    start = engine.cube(Position.start(), MatchState.match_to(7), 0)
+    assert start.action is CubeAction.NO_DOUBLE and start.no_double > start.double_take
+
+
+def test_jacoby_and_beaver_reach_the_engine(engine):
+    position = Position.from_position_id("4HPwATDgc/ABMA")
+    with_beaver = engine.cube(position, MatchState.money(jacoby=True, beaver=True), 0)
+    assert with_beaver.action in (CubeAction.NO_DOUBLE, CubeAction.NO_DOUBLE_BEAVER)
+
+
+def test_race_formulas_on_a_textbook_race():
+    # 8 checkers a side, worked by hand: pips 35 v 33
+    race = Position.from_points({6: 2, 5: 2, 4: 2, 3: 1, 2: 1}, {6: 2, 5: 2, 4: 2, 2: 1, 1: 1})
+    k, t = keith(race), thorp(race)
+    assert k.roller == pytest.approx(35 * 8 / 7) and k.opponent == 33  # no wastage, no gaps
+    assert (k.double, k.redouble, k.take) == (False, False, True)  # 40 v 33 exceeds by 7: too far behind to double
+    assert t.roller == pytest.approx((35 + 16 - 5) * 1.1) and t.opponent == 33 + 16 + 1 - 5
+    wasteful = Position.from_points({1: 4, 2: 3, 3: 1}, {6: 2, 5: 2, 4: 2, 2: 1, 1: 1})
+    assert keith(wasteful).roller == pytest.approx((4 + 6 + 3 + 2 * 3 + 2 + 3) * 8 / 7)
+    assert race_guides(Position.start()) == ()  # contact: the formulas say nothing
+
+
+def test_ratings_use_gnubgs_thresholds():
+    assert [Skill.of(x) for x in (0.0, 0.039, 0.04, 0.08, 0.16)] == [
+        Skill.GOOD, Skill.GOOD, Skill.DOUBTFUL, Skill.ERROR, Skill.BLUNDER]
+    assert rating_name(0.001) == "Supernatural" and rating_name(0.010) == "Advanced" and rating_name(0.05) == "Awful!"
+
+
+def test_a_played_blunder_is_rated_and_summed(engine):
+    position, roll = Position.start(), Roll(6, 5)
+    hint = engine.hint(position, roll, MatchState(), 0)
+    worst = hint.plays[-1].play
+    rating = rate_play(hint, worst, 0)
+    assert rating.skill is Skill.BLUNDER and rating.best.notation == "24/13"
+    summary = MatchSummary(("A", "B"))
+    summary.add_play(rating)
+    summary.add_play(PlayRating(1, hint.best.play, hint.best.play, 0.0, False))
+    assert summary.sides[0].error_rate == pytest.approx(rating.loss) and summary.sides[1].error_rate == 0
+    assert "Rating" in summary.text()

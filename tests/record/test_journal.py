@@ -1,0 +1,125 @@
+"""The journal: every observation on disk before its events are shown; a crash at any moment loses nothing."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.record.journal import Journal, JournalError, JournalHeader, read_journal
+from companion.record.recorder import Recorder, load_any
+from companion.referee import BoardReading, CubePlace, CubeReading, DiceReading, SlotReading, UserCommand, Command
+from companion.rules import Position
+from tests.conftest import MATCHES
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = MATCHES / "gbf__test.mat"
+
+
+def test_every_kind_of_observation_survives_the_journal(tmp_path):
+    reading = BoardReading.from_position(Position.start(), 0).with_point(
+        5, SlotReading(0, 7, confidence=0.9, low=5, high=15))
+    observations = [
+        DiceReading((3, 1), sequence=4, roller=0, time=1.5),
+        reading,
+        DiceReading.cocked("a die leans on a checker", roller=1),
+        CubeReading(2, CubePlace.PLAYER1, 0.95),
+        UserCommand(Command.SET_POSITION, 1, position=Position.start().play("8/5 6/5", 3, 1).position),
+        UserCommand(Command.RESIGN, 0, value=2),
+    ]
+    journal = Journal.create(tmp_path / "j.jsonl", JournalHeader(("A", "B"), 5))
+    for obs in observations:
+        journal.append(obs, [])
+    journal.close()
+    contents = read_journal(tmp_path / "j.jsonl")
+    assert list(contents.observations) == observations
+    assert [o.time for o in contents.observations] == [o.time for o in observations]
+    assert contents.header.players == ("A", "B") and contents.header.length == 5 and not contents.torn
+
+
+def test_a_journal_replays_to_the_same_match(tmp_path):
+    loaded, _ = load_any(GAME)
+    recorder = Recorder.create(tmp_path / "m.jsonl", loaded.header)
+    for obs in loaded.observations:
+        recorder.observe(obs)
+    recorder.close()
+    resumed = Recorder.resume(tmp_path / "m.jsonl")
+    assert [str(e) for e in resumed.referee.events] == [str(e) for e in recorder.referee.events]
+    assert resumed.referee.match.score == (7, 4)
+
+
+def test_a_torn_last_line_is_dropped_and_appending_goes_on(tmp_path):
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    recorder.close()
+    with open(path, "ab") as f:
+        f.write(b'{"n":2,"obs":{"type":"dice","val')  # the crash came mid-write
+    resumed = Recorder.resume(path)
+    assert resumed.torn and len(resumed.observations) == 1
+    resumed.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
+    resumed.close()
+    contents = read_journal(path)
+    assert not contents.torn and len(contents.observations) == 2
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda lines: lines[:1] + [b"this is not json"] + lines[2:], "line 2: damaged"),
+    (lambda lines: lines[:1] + [b'{"n":1,"obs":{"type":"dice","values":[9,9],"valid":true}}'] + lines[2:], "line 2"),
+    (lambda lines: lines[1:], "header"),
+])
+def test_a_damaged_journal_is_refused_with_its_line(tmp_path, damage, message):
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    recorder.observe(DiceReading(()))
+    recorder.close()
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join(damage(lines[:-1])) + b"\n")
+    with pytest.raises(JournalError, match=message):
+        read_journal(path)
+
+
+def test_a_journal_is_never_overwritten(tmp_path):
+    path = tmp_path / "m.jsonl"
+    Recorder.create(path, JournalHeader()).close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="resume"):
+        Recorder.create(path, JournalHeader())
+    assert path.read_bytes() == before
+
+
+def _start_recording(journal: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--no-ui", "--replay", str(GAME), "--journal", str(journal),
+         "--delay", "0.002", "--print-events"],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_killed_at_a_random_moment_resume_loses_nothing_that_was_shown(tmp_path, seed):
+    journal = tmp_path / "crash.jsonl"
+    process = _start_recording(journal)
+    time.sleep(random.Random(seed).uniform(0.8, 2.5))  # the interpreter starts in ~0.5 s; the match takes ~3 s
+    process.send_signal(signal.SIGKILL)
+    shown, _ = process.communicate()
+    shown_lines = shown.splitlines()
+    resumed = Recorder.resume(journal)
+    replayed = [e.text(resumed.names) for e in resumed.referee.events]
+    assert replayed[:len(shown_lines)] == shown_lines  # everything printed (after its fsync) is in the journal
+    # and going on from the journal finishes the match exactly as an uninterrupted run does
+    resumed.close()
+    subprocess.run([sys.executable, "-m", "companion.cli", "run", "--no-ui", "--replay", str(GAME), "--resume",
+                    str(journal), "--delay", "0"], cwd=ROOT, check=True, capture_output=True,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    final = Recorder.resume(journal)
+    assert final.referee.match.score == (7, 4)
+    loaded, _ = load_any(GAME)
+    assert [str(e) for e in final.referee.events] == [str(e) for e in loaded.referee.events]
+    entries = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()[1:]]
+    assert [e["n"] for e in entries] == list(range(1, len(entries) + 1))

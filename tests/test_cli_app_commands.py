@@ -1,0 +1,123 @@
+"""`companion analyse`, `convert`, `run` and `demo` from the command line, checked against independent answers."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.record.audit import audit_match
+from companion.record.jellyfish import read_match_file
+from tests.conftest import MATCHES
+
+ROOT = Path(__file__).resolve().parents[1]
+START_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10"
+
+
+def test_analyse_hint_json_ranks_every_legal_play(capsys):
+    assert main(["analyse", "--xgid", START_31, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["roll"] == "31" and len(out["plays"]) == 16
+    assert out["plays"][0]["play"] == "8/5 6/5" and out["plays"][0]["loss"] == 0
+    losses = [p["loss"] for p in out["plays"]]
+    assert losses == sorted(losses)
+
+
+def test_analyse_cube_from_gnubg_ids_and_dice_override(capsys):
+    assert main(["analyse", "--position-id", "4HPwATDgc/ABMA", "--match-id", "cAkAAAAAAAAA", "--json"]) == 0
+    cube = json.loads(capsys.readouterr().out)
+    assert cube["action"].startswith("No double")
+    assert main(["analyse", "--position-id", "4HPwATDgc/ABMA", "--dice", "6", "5"]) == 0
+    assert "24/13" in capsys.readouterr().out.splitlines()[2]
+
+
+def test_analyse_bad_input_is_a_clear_error(capsys):
+    assert main(["analyse", "--xgid", "XGID=nonsense"]) == 2
+    assert "XGID" in capsys.readouterr().err
+    assert main(["analyse"]) == 2
+    assert "--xgid" in capsys.readouterr().err
+
+
+def test_analyse_match_prints_a_summary(capsys):
+    assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--no-cube"]) == 0
+    out = capsys.readouterr().out
+    assert "Kévin Unger" in out and "Error rate" in out and "Rating" in out
+
+
+def test_convert_mat_to_sgf_and_back(tmp_path, capsys):
+    assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.sgf")]) == 0
+    assert main(["export", str(tmp_path / "m.sgf"), str(tmp_path / "m.mat")]) == 0
+    assert audit_match(read_match_file(tmp_path / "m.mat")).final_score == (7, 4)
+    assert main(["convert", str(tmp_path / "missing.mat"), str(tmp_path / "x.sgf")]) == 2
+    assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.doc")]) == 2
+
+
+def test_run_without_ui_records_typed_lines(tmp_path):
+    journal, out = tmp_path / "t.jsonl", tmp_path / "t.mat"
+    typed = "31\n8/5 6/5\n64\nbanana\n24/18 13/9\n"
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--no-ui", "--players", "Ann", "Bob",
+                             "--length", "3", "--journal", str(journal), "--out", str(out)], input=typed,
+                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Bob plays 64: 24/18 13/9" in result.stdout and "banana" in result.stderr
+    assert audit_match(read_match_file(out)).plays == 2
+
+
+def test_run_replay_to_a_mat_file(tmp_path):
+    out = tmp_path / "r.mat"
+    assert main(["run", "--no-ui", "--replay", str(MATCHES / "gbf__test.mat"), "--journal",
+                 str(tmp_path / "r.jsonl"), "--out", str(out)]) == 0
+    assert audit_match(read_match_file(out)).final_score == (7, 4)
+
+
+def test_camera_sources_say_what_is_missing(tmp_path, capsys):
+    assert main(["run", "--no-ui", "--camera", "0", "--journal", str(tmp_path / "c.jsonl")]) == 2
+    assert "vision" in capsys.readouterr().err
+
+
+def test_demo_without_ui_plays_the_bundled_match(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--no-ui", "--delay", "0", "--out",
+                             str(tmp_path / "d.mat")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "wins the match 7-4" in result.stdout
+    assert audit_match(read_match_file(tmp_path / "d.mat")).final_score == (7, 4)
+
+
+def test_demo_app_starts_and_plays_with_hints(tmp_path, monkeypatch):
+    """`companion demo` as a newcomer sees it: the app, the bundled match replaying, hints coming in."""
+    from companion import cli
+    from companion.tui import app as app_module
+
+    seen = {}
+
+    class Probe(app_module.CompanionApp):
+        def on_mount(self) -> None:
+            super().on_mount()
+            seen["app"] = self
+
+    monkeypatch.setattr(app_module, "CompanionApp", Probe)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(Probe, "run", lambda self: _run_headless_app(self))
+    assert cli.main(["demo", "--delay", "0.05"]) == 0
+    app = seen["app"]
+    assert len(app.recorder.observations) > 5
+    assert app.mode == "train"
+
+
+def _run_headless_app(app):
+    import asyncio
+
+    async def go():
+        async with app.run_test(size=(130, 48)) as pilot:
+            await pilot.pause(2.5)
+            app.source.stop()
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+            app.refresh_view()  # ask once more for the position the replay stopped at
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+            assert "Hint" in str(app.query_one("#hints").render()) or "Cube" in str(app.query_one("#cube").render())
+
+    asyncio.run(go())

@@ -1,0 +1,219 @@
+"""The app driven by Textual's Pilot: a whole game typed, an illegal play corrected and one that stands,
+double/take and double/pass by key, export, hints in training mode only, and snapshots of the main screen."""
+
+from pathlib import Path
+
+import pytest
+
+from companion.record.audit import audit_match
+from companion.record.jellyfish import read_match_file
+from companion.record.journal import JournalHeader
+from companion.record.model import ActionKind
+from companion.record.recorder import Recorder, load_any
+from companion.referee import CorrectionRequested, GameOver, IllegalPlay, PlayMade, PlayStood, Taken, Passed
+from companion.sources import ReplaySource
+from companion.tui.app import CompanionApp
+from tests.conftest import MATCHES
+
+SIZE = (130, 48)
+
+
+def _app(tmp_path, mode="record", length=5, **kw) -> CompanionApp:
+    recorder = Recorder.create(tmp_path / "m.jsonl", JournalHeader(("Ann", "Bob"), length))
+    return CompanionApp(recorder, mode=mode, export_path=tmp_path / "m.mat", **kw)
+
+
+async def _type(pilot, *lines):
+    for line in lines:
+        pilot.app.query_one("#command").focus()
+        pilot.app.query_one("#command").value = line
+        await pilot.press("enter")
+        await pilot.pause()
+
+
+def _events(app, kind):
+    return [e for e in app.recorder.referee.events if isinstance(e, kind)]
+
+
+def _typed_game(path, number=1):
+    """A recorded game as the lines a person would type: dice, play, cube words."""
+    record = read_match_file(path)
+    game = record.games[number - 1]
+    lines, first = [], True
+    for a in game.actions:
+        if a.kind is ActionKind.ROLL:
+            d1, d2 = a.dice
+            if first:  # the opening roll is typed as player 0's die, then player 1's
+                high, low = max(a.dice), min(a.dice)
+                d1, d2 = (high, low) if a.player == 0 else (low, high)
+                first = False
+            lines += [f"{d1}{d2}", a.notation or "-"]
+        elif a.kind is ActionKind.DOUBLE:
+            lines.append("double")
+        elif a.kind is ActionKind.TAKE:
+            lines.append("take")
+        elif a.kind is ActionKind.DROP:
+            lines.append("pass")
+    return lines
+
+
+async def test_a_whole_game_typed_on_the_keyboard_is_refereed_and_journalled(tmp_path):
+    app = _app(tmp_path, length=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, *_typed_game(MATCHES / "gbf__test.mat"))
+        await pilot.pause()
+        over = _events(app, GameOver)
+        assert over and over[0].winner == 0 and over[0].points == 1  # Kévin's double was dropped
+        assert not _events(app, IllegalPlay)
+        assert len(_events(app, PlayMade)) == 30
+    # the journal alone gives the same game back
+    resumed = Recorder.resume(tmp_path / "m.jsonl")
+    assert [str(e) for e in resumed.referee.events] == [str(e) for e in app.recorder.referee.events]
+
+
+async def test_an_illegal_play_is_explained_then_corrected_on_request(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "13/9 6/5")  # 4 and 1 played with 3-1
+        verdict = str(app.query_one("#verdict").render())
+        assert "Illegal" in verdict and "moved" in verdict and "Nearest legal" in verdict
+        await pilot.press("escape")
+        app.set_focus(None)
+        await pilot.press("c")
+        await pilot.pause()
+        assert _events(app, CorrectionRequested)
+        await _type(pilot, "8/5 6/5")
+        assert "Legal" in str(app.query_one("#verdict").render())
+        assert _events(app, PlayMade)[-1].play.notation == "8/5 6/5"
+
+
+async def test_an_illegal_play_stands_once_the_opponent_rolls(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "13/9 6/5", "64")
+        stood = _events(app, PlayStood)
+        assert len(stood) == 1 and stood[0].player == 0
+        assert app.recorder.referee.game.turn == 1 and str(app.recorder.referee.game.dice) == "64"
+
+
+async def test_double_take_and_double_pass_by_key(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        app.set_focus(None)
+        await pilot.press("d", "t")
+        await pilot.pause()
+        assert _events(app, Taken) and app.recorder.referee.match.cube == 2
+        assert app.recorder.referee.match.cube_owner == 0
+        await _type(pilot, "64", "24/18 13/9")
+        app.set_focus(None)
+        await pilot.press("d", "p")  # Ann owns the cube and redoubles; Bob passes
+        await pilot.pause()
+        assert _events(app, Passed)
+        over = _events(app, GameOver)[-1]
+        assert (over.winner, over.points) == (0, 2)
+
+
+async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64", "24/18 13/9")
+        app.set_focus(None)
+        await pilot.press("e")
+        await pilot.pause()
+    report = audit_match(read_match_file(tmp_path / "m.mat"))
+    assert report.ok and report.plays == 2
+
+
+async def test_an_illegal_play_that_stood_is_exported_as_sgf(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "13/9 6/5", "64")
+        app.set_focus(None)
+        await pilot.press("e")
+        await pilot.pause()
+    assert not (tmp_path / "m.mat").exists() and (tmp_path / "m.sgf").exists()
+    loaded, report = load_any(tmp_path / "m.sgf")
+    assert loaded.referee.game.turn == 1
+
+
+async def test_hints_and_cube_advice_in_training_mode(tmp_path):
+    app = _app(tmp_path, mode="train")
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hints = str(app.query_one("#hints").render())
+        assert "Hint" in hints and "8/5 6/5" in hints.splitlines()[1]
+        await _type(pilot, "8/5 6/5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "No double" in str(app.query_one("#cube").render())
+        assert "best play" in "\n".join(str(line.text) for line in app.query_one("#plays").lines)
+
+
+async def test_referee_mode_hides_hints(tmp_path):
+    app = _app(tmp_path, mode="referee")
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        app.set_focus(None)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Hint" not in str(app.query_one("#hints").render())
+
+
+async def test_typing_nonsense_is_explained_and_loses_nothing(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "banana", "8/5 6/5")
+        assert "Legal" in str(app.query_one("#verdict").render())
+        await _type(pilot, "set notanid")
+        assert "Position ID" in str(app.query_one("#verdict").render())
+
+
+async def test_a_replayed_match_runs_through_the_app(tmp_path):
+    loaded, _ = load_any(MATCHES / "gbf__test.mat")
+    app = _app(tmp_path, mode="record", length=7, source=ReplaySource(loaded.observations[:120], 0.0))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(app.recorder.observations) == 120
+        assert "120/120" in app.source_status or "finished" in app.source_status
+
+
+def _scripted(tmp_path, lines):
+    app = _app(tmp_path)
+
+    async def run_before(pilot):
+        await _type(pilot, *lines)
+        app.set_focus(None)
+        await pilot.pause()
+
+    return app, run_before
+
+
+def test_snapshot_of_the_main_screen_after_an_opening(snap_compare, tmp_path):
+    app, run_before = _scripted(tmp_path, ["31", "8/5 6/5", "64", "24/18 13/9"])
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_of_an_illegal_play_waiting_for_the_opponent(snap_compare, tmp_path):
+    app, run_before = _scripted(tmp_path, ["31", "13/9 6/5"])
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_the_command_palette_offers_the_referee_commands(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        app.set_focus(None)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Double")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        from companion.referee import DoubleOffered
+
+        assert _events(app, DoubleOffered)
