@@ -61,3 +61,11 @@ def test_check_exit_codes_and_json(tmp_path, capsys):
     assert main(["check", str(tmp_path / "missing.mat")]) == 2
     err = capsys.readouterr().err
     assert "cannot read" in err and "Traceback" not in err
+
+
+def test_readme_main_command_runs_the_demo():
+    text = (ROOT / "README.md").read_text()
+    first = text.split("```sh", 1)[1].split("```", 1)[0]
+    assert first.strip().endswith("companion demo")
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "no camera" in out.stdout

@@ -14,6 +14,7 @@ from companion.analysis.engine import (
     CubeAdvice,
     Engine,
     EngineError,
+    EngineProcess,
     Hint,
     RankedPlay,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "CubeAdvice",
     "Engine",
     "EngineError",
+    "EngineProcess",
     "Hint",
     "MatchSummary",
     "PlayRating",

@@ -275,8 +275,80 @@ __all__ = [
     "CubeContext",
     "Engine",
     "EngineError",
+    "EngineProcess",
     "Hint",
     "RankedPlay",
     "board_of",
     "key_of",
 ]
+
+
+# -- the engine in its own process ----------------------------------------------------------------------
+
+_child_engine: Engine | None = None
+
+
+def _child_start() -> None:
+    global _child_engine
+    _child_engine = Engine()
+    _child_engine.warm_up()
+
+
+def _child_hint(position: Position, roll: Roll, match: MatchState, player: int, level: str):
+    assert _child_engine is not None
+    hint = _child_engine.hint(position, roll, match, player, level=level)
+    # `Play`s are rebuilt in the parent (they are immutable and do not pickle); send their keys
+    return [(r.play.result_key, r.equity, r.chances) for r in hint.plays], hint.level
+
+
+def _child_cube(position: Position, match: MatchState, player: int, level: str) -> CubeAdvice:
+    assert _child_engine is not None
+    return _child_engine.cube(position, match, player, level=level)
+
+
+class EngineProcess(Engine):
+    """The same engine, run in a child process. bgsage keeps the GIL through a cube decision (about 30 ms),
+    which would freeze the app's UI thread; in a process of its own it cannot. Start-up (about a second) runs
+    in the background: the first answer waits for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        import sys
+
+        # spawn, not fork: the app has threads, and a forked copy of them is unsafe. Starting a child hands
+        # it sys.stderr's descriptor, which a running Textual app has replaced with one that has none: lend
+        # it the real one while the child starts (it starts inside the first submit)
+        saved, sys.stderr = sys.stderr, sys.__stderr__
+        try:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_child_start)
+            self._pool.submit(int)
+        finally:
+            sys.stderr = saved
+
+    def hint(self, position: Position, roll: Roll, match: MatchState, player: int, *,
+             level: str = FAST) -> Hint:
+        plays = position.legal_plays(roll)
+        if len(plays) == 1:
+            return super().hint(position, roll, match, player, level=level)
+        ranked, used = self._call(_child_hint, position, roll, match, player, level)
+        by_key = {p.result_key: p for p in plays}
+        return Hint(roll, tuple(RankedPlay(by_key[key], equity, ranked[0][1] - equity, chances)
+                                for key, equity, chances in ranked), used)
+
+    def cube(self, position: Position, match: MatchState, player: int, *, level: str = FAST) -> CubeAdvice:
+        return self._call(_child_cube, position, match, player, level)
+
+    def _call(self, fn, *args):
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return self._pool.submit(fn, *args).result()
+        except BrokenProcessPool as exc:
+            raise EngineError("the engine process stopped; restart the app") from exc
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

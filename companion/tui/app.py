@@ -7,6 +7,7 @@ messages; a result for a position that has moved on is dropped.
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from pathlib import Path
@@ -18,7 +19,17 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
-from companion.analysis import DEEP, FAST, CubeAdvice, Engine, Hint, MatchSummary, Reviewer, race_guides
+from companion.analysis import (
+    DEEP,
+    FAST,
+    CubeAdvice,
+    Engine,
+    EngineProcess,
+    Hint,
+    MatchSummary,
+    Reviewer,
+    race_guides,
+)
 from companion.analysis.rating import CubeRating, PlayRating
 from companion.errors import CompanionError
 from companion.record.recorder import Recorder
@@ -95,17 +106,20 @@ class CompanionApp(App):
         self.recorder = recorder
         self.mode = mode
         self.source = source
-        self.engine = engine or Engine()
+        self._engine = engine
+        self._own_engine = engine is None
         self.viewer = viewer
         self.export_path = export_path
         self.hints_shown = mode == "train"
-        self.reviewer = Reviewer(self.engine, MatchSummary(recorder.names), cube=mode == "train")
+        self._reviewer: Reviewer | None = None
         self.source_status = "keyboard"
         self.verdict = ""
         self.last_analysis: AnalysisReady | None = None
+        self._unseen_by_gc = 0
         self.stalls: list[float] = []
         """How long each observation held the UI thread (the app benchmark reads it)."""
-        self._rating_lock = threading.Lock()
+        self._engine_lock = threading.RLock()
+        self._review_lock = threading.Lock()
 
     def get_system_commands(self, screen):
         """The command palette (ctrl+p) offers every action by name, besides Textual's own."""
@@ -125,6 +139,27 @@ class CompanionApp(App):
             ("Copy IDs", "Copy the Position ID, Match ID and XGID", self.action_copy_ids),
         ):
             yield SystemCommand(title, help_text, action)
+
+    @property
+    def engine(self) -> Engine:
+        """Started on first use, in a process of its own (see `EngineProcess`): record mode never needs it."""
+        with self._engine_lock:
+            if self._engine is None:
+                self._engine = EngineProcess()
+            return self._engine
+
+    @property
+    def reviewer(self) -> Reviewer:
+        with self._engine_lock:
+            if self._reviewer is None:
+                self._reviewer = Reviewer(self.engine, MatchSummary(self.recorder.names), cube=self.mode == "train")
+            return self._reviewer
+
+    def on_unmount(self) -> None:
+        if self.source is not None:
+            self.source.stop()
+        if self._own_engine and isinstance(self._engine, EngineProcess):
+            self._engine.close()
 
     # -- layout ---------------------------------------------------------------------------------------
 
@@ -147,6 +182,7 @@ class CompanionApp(App):
         self.sub_title = f"{self.mode} mode · {self.recorder.names[0]} v {self.recorder.names[1]}"
         for event in self.recorder.referee.events:  # a resumed match: show what was on screen
             self._log_event(event)
+        gc.freeze()  # what was loaded lives as long as the app
         self.refresh_view()
         if self.source is not None:
             self.run_source()
@@ -181,6 +217,12 @@ class CompanionApp(App):
             if self.mode == "train":
                 self.rate(before, events)
         self.refresh_view()
+        self._unseen_by_gc += 1
+        if self._unseen_by_gc >= 100:
+            # the match so far is long-lived: keep it out of full collections, which otherwise grow with the
+            # match and took ~50 ms of the UI thread (benchmarks/app_bench.py)
+            gc.freeze()
+            self._unseen_by_gc = 0
         self.stalls.append(time.perf_counter() - started)
         return events
 
@@ -290,9 +332,10 @@ class CompanionApp(App):
 
     @work(thread=True, group="rating")
     def rate(self, before: GameState, events: list[Event]) -> None:
+        reviewer = self.reviewer
         try:
-            with self._rating_lock:  # ratings are added to the summary in the order of the events
-                ratings = self.reviewer.review(before, events)
+            with self._review_lock:  # ratings are added to the summary in the order of the events
+                ratings = reviewer.review(before, events)
         except CompanionError:
             return
         if ratings:
