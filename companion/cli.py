@@ -376,8 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_cmd_run)
 
     demo = sub.add_parser("demo", help="the app replaying a bundled match, with hints (no camera, no hardware)",
-                          description="Start here: a recorded 7-point match is played through the referee, the "
-                          "recorder and the engine, with hints, cube advice and play ratings.")
+                          description="Start here, with no camera and no hardware: a recorded 7-point match is played "
+                          "through the referee, the recorder and the engine, with hints, cube advice and play ratings.")
     demo.add_argument("--delay", type=float, default=0.4, help="seconds between observations")
     demo.add_argument("--no-ui", action="store_true", help="print the events instead of showing the app")
     demo.add_argument("--seconds", type=float, default=0, help="stop after this long")
