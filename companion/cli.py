@@ -215,6 +215,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if loaded is not None and not args.resume:  # players and match length come with the file
         args.players, args.length = list(loaded.names), loaded.header.length
     recorder = _recorder_for(args)
+    if loaded is not None:  # resuming a replay: what the journal holds was seen already
+        source.observations = source.observations[len(recorder.observations):]
     try:
         if args.no_ui:
             return _run_headless(recorder, source, args)
@@ -233,14 +235,7 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
 
     if source is None:
         return _run_typed(recorder, args)
-    skip = len(recorder.observations)  # resuming a replay: what the journal holds was seen already
-    seen = 0
-
     def emit(observation) -> None:
-        nonlocal seen
-        seen += 1
-        if seen <= skip:
-            return
         for event in recorder.observe(observation):
             if args.print_events:
                 print(event.text(recorder.names), flush=True)

@@ -142,17 +142,23 @@ class Journal:
 
     def append(self, observation: Observation, events: list[Event]) -> None:
         """Write one entry; when this returns, it is on disk."""
-        self.entries += 1
-        self._write({"n": self.entries, "obs": observation_to_json(observation),
+        self._write({"n": self.entries + 1, "obs": observation_to_json(observation),
                      "events": [event_to_json(e, self.header.players) for e in events]})
+        self.entries += 1
 
     def _write(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        start = self._handle.tell()
         try:
             self._handle.write(line)
             self._handle.flush()
             os.fsync(self._handle.fileno())
         except OSError as exc:
+            try:  # leave no half line for the next entry to follow
+                self._handle.truncate(start)
+                self._handle.seek(start)
+            except OSError:
+                pass
             raise JournalError(f"cannot write the journal {self.path}: {exc.strerror or exc}") from exc
 
     def close(self) -> None:

@@ -58,10 +58,17 @@ class Recorder:
             self.log.add(self.referee.observe(observation))
 
     def observe(self, observation: Observation) -> list[Event]:
+        """Judge and journal one observation. If it cannot be journalled (a full disk), the referee is put back
+        as it was and the error raised: what is decided is always what is on disk."""
+        checkpoint = self.referee.checkpoint()
         events = self.referee.observe(observation)
-        self.observations.append(observation)
         if self.journal is not None:
-            self.journal.append(observation, events)
+            try:
+                self.journal.append(observation, events)
+            except CompanionError:
+                self.referee.rewind(checkpoint)
+                raise
+        self.observations.append(observation)
         self.log.add(events)
         return events
 

@@ -119,6 +119,15 @@ class Referee:
     def match(self) -> MatchState:
         return self._state.game.match
 
+    def checkpoint(self) -> tuple:
+        """Where the referee stands now; `rewind` returns to it (an observation that could not be journalled)."""
+        return self._state, self._started, len(self._history), len(self.events)
+
+    def rewind(self, checkpoint: tuple) -> None:
+        self._state, self._started, history, events = checkpoint
+        del self._history[history:]
+        del self.events[events:]
+
     # -- the one entry point ------------------------------------------------------------------------
 
     def observe(self, observation: Observation) -> list[Event]:

@@ -123,3 +123,22 @@ def test_killed_at_a_random_moment_resume_loses_nothing_that_was_shown(tmp_path,
     assert [str(e) for e in final.referee.events] == [str(e) for e in loaded.referee.events]
     entries = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()[1:]]
     assert [e["n"] for e in entries] == list(range(1, len(entries) + 1))
+
+
+def test_an_observation_that_cannot_be_journalled_is_not_decided(tmp_path, monkeypatch):
+    recorder = Recorder.create(tmp_path / "m.jsonl", JournalHeader(("A", "B"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    before = (recorder.referee.state, list(recorder.referee.events))
+
+    def disk_full(*args):
+        raise JournalError("cannot write the journal: No space left on device")
+
+    monkeypatch.setattr(recorder.journal, "_write", disk_full)
+    with pytest.raises(JournalError, match="space"):
+        recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
+    assert (recorder.referee.state, list(recorder.referee.events)) == before
+    assert len(recorder.observations) == 1
+    monkeypatch.undo()
+    events = recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
+    assert [type(e).__name__ for e in events] == ["PlayMade"]
+    assert len(read_journal(tmp_path / "m.jsonl").observations) == 2
