@@ -292,6 +292,73 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- the renderer ----------------------------------------------------------------------------------------
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    import json as _json
+
+    import cv2
+    import numpy as np
+
+    from companion.sim import frame
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    cache: dict = {}
+    tiles = []
+    with open(out / "labels.jsonl", "w", encoding="utf-8") as labels:
+        for index in range(args.start, args.start + args.count):
+            image, label = frame(args.set, index, args.width, args.height, renderers=cache)
+            name = f"{args.set}-{index:06d}.jpg"
+            cv2.imwrite(str(out / name), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            labels.write(_json.dumps({"file": name, "set": args.set, "index": index, **label.to_json()}) + "\n")
+            if args.contact_sheet and len(tiles) < 12:
+                tiles.append(cv2.resize(image, (args.width // 4, args.height // 4), interpolation=cv2.INTER_AREA))
+    if args.contact_sheet and tiles:
+        while len(tiles) % 4:
+            tiles.append(np.zeros_like(tiles[0]))
+        sheet = np.vstack([np.hstack(tiles[i:i + 4]) for i in range(0, len(tiles), 4)])
+        cv2.imwrite(str(args.contact_sheet), sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    print(f"wrote {args.count} frames and labels.jsonl to {out}")
+    return EXIT_OK
+
+
+def _cmd_film(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from companion.sim import STYLES, Effects, Pose
+    from companion.sim.video import GameFilm, self_play, turns_from_events, write_film
+
+    rng = np.random.default_rng(args.seed)
+    if args.match:
+        from companion.record.recorder import load_any
+
+        loaded, _ = load_any(args.match)
+        games = turns_from_events(loaded.referee.events)
+        if not 1 <= args.game <= len(games):
+            raise CompanionError(f"{args.match} has {len(games)} game(s); --game {args.game} is not one of them")
+        turns = games[args.game - 1]
+    else:
+        choose = None
+        if args.engine:
+            from companion.analysis import Engine
+            from companion.rules import MatchState
+
+            engine = Engine()
+            choose = lambda position, roll: engine.hint(position, roll, MatchState(), 0).best.play  # noqa: E731
+        turns = self_play(rng, choose)
+    if args.turns:
+        turns = turns[: args.turns]
+    style = STYLES[args.style % len(STYLES)]
+    pose = Pose(tilt=float(rng.uniform(5, 35)), roll=float(rng.uniform(-10, 10)), scale=0.85)
+    effects = Effects(light=0.25, temperature=float(rng.uniform(-0.5, 0.5)), noise=4, blur=0.6, jpeg=85)
+    film = GameFilm(style, pose, effects, fps=args.fps, width=args.width, height=args.height, seed=args.seed)
+    count = write_film(film.film(turns), Path(args.out), args.fps)
+    print(f"wrote {count} frames ({count / args.fps:.1f} s) to {args.out}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -378,6 +445,34 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seconds", type=float, default=0, help="stop after this long")
     demo.add_argument("--out", type=Path, help="with --no-ui: export the match here at the end")
     demo.set_defaults(handler=_cmd_demo)
+
+    render = sub.add_parser("render", help="labelled synthetic camera frames of boards (development or held-out set)",
+                            description="Render frames of the synthetic board sets with their labels (labels.jsonl): "
+                            "checkers per point, bar, trays, dice and validity, cube, corners, occluded points, pose.")
+    render.add_argument("--set", choices=("dev", "heldout"), default="dev")
+    render.add_argument("--count", type=int, default=20)
+    render.add_argument("--start", type=int, default=0, help="index of the first frame (frames are deterministic)")
+    render.add_argument("--out", required=True, help="folder for the JPEGs and labels.jsonl")
+    render.add_argument("--width", type=int, default=1280)
+    render.add_argument("--height", type=int, default=720)
+    render.add_argument("--contact-sheet", type=Path, help="also write a sheet of the first 12 frames")
+    render.set_defaults(handler=_cmd_render)
+
+    film = sub.add_parser("film", help="a synthetic video of a whole game, with per-frame labels",
+                          description="Film a game from a match file (or self-play) on a synthetic board: dice "
+                          "thrown, a hand moving checkers, pauses. OUT ending in .mp4 writes a video, else a folder "
+                          "of JPEGs; labels go beside it.")
+    film.add_argument("--match", help="a journal, .mat or .sgf (default: self-play)")
+    film.add_argument("--game", type=int, default=1, help="which game of the match")
+    film.add_argument("--engine", action="store_true", help="self-play with the engine's best plays (default random)")
+    film.add_argument("--turns", type=int, default=0, help="only the first N turns")
+    film.add_argument("--fps", type=int, default=20)
+    film.add_argument("--style", type=int, default=0, help="board style number (0-4)")
+    film.add_argument("--seed", type=int, default=0)
+    film.add_argument("--width", type=int, default=1280)
+    film.add_argument("--height", type=int, default=720)
+    film.add_argument("--out", required=True)
+    film.set_defaults(handler=_cmd_film)
     return parser
 
 

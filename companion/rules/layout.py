@@ -1,0 +1,118 @@
+"""Where things are on a backgammon board: the geometry of points, bar, trays and the dice area, in millimetres
+on the board's own plane. The renderer draws with it and vision reads with it, so they cannot disagree.
+
+Coordinates: x to the right and y downwards, from player 0's chair, with (0, 0) the top-left corner of the
+playing area. Player 0 sits at the bottom; his home board is bottom right (or bottom left when the board is
+turned the other way, `home_right=False`). Points are player 0's numbers, 1..24 (player 1's point p is 25 - p).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+POINT_WIDTH = 45.0
+POINT_LENGTH = 180.0
+HALF_WIDTH = 6 * POINT_WIDTH
+BAR_WIDTH = 40.0
+PLAY_WIDTH = 2 * HALF_WIDTH + BAR_WIDTH
+PLAY_HEIGHT = 440.0
+CHECKER = 42.0
+"""A checker's diameter."""
+FRAME = 25.0
+TRAY_WIDTH = 50.0
+
+Rect = tuple[float, float, float, float]
+"""x0, y0, x1, y1."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    home_right: bool = True
+
+    def _x(self, x: float) -> float:
+        return x if self.home_right else PLAY_WIDTH - x
+
+    def _span(self, x0: float, x1: float) -> tuple[float, float]:
+        a, b = self._x(x0), self._x(x1)
+        return min(a, b), max(a, b)
+
+    def point_rect(self, point: int) -> Rect:
+        """The triangle's bounding box of player 0's `point`."""
+        if not 1 <= point <= 24:
+            raise ValueError(f"points are 1..24, not {point}")
+        if point <= 6:
+            x0, top = PLAY_WIDTH - POINT_WIDTH * point, False
+        elif point <= 12:
+            x0, top = HALF_WIDTH - POINT_WIDTH * (point - 6), False
+        elif point <= 18:
+            x0, top = POINT_WIDTH * (point - 13), True
+        else:
+            x0, top = HALF_WIDTH + BAR_WIDTH + POINT_WIDTH * (point - 19), True
+        a, b = self._span(x0, x0 + POINT_WIDTH)
+        return (a, 0.0, b, POINT_LENGTH) if top else (a, PLAY_HEIGHT - POINT_LENGTH, b, PLAY_HEIGHT)
+
+    def is_top(self, point: int) -> bool:
+        return point >= 13
+
+    def checker_centre(self, point: int, index: int, count: int, *, layered: bool = True) -> tuple[float, float]:
+        """Where the `index`-th checker (0 at the edge) of a stack of `count` on `point` lies.
+
+        Five fit in a column; taller stacks are built as people build them: a second layer over the gaps
+        (`layered`), or one longer, squeezed column."""
+        x0, _, x1, _ = self.point_rect(point)
+        x = (x0 + x1) / 2
+        if count <= 5 or layered:
+            layer, slot = divmod(index, 5)
+            along = CHECKER / 2 + slot * CHECKER + layer * CHECKER / 2
+        else:
+            step = min(CHECKER, (PLAY_HEIGHT / 2 - CHECKER) / (count - 1))
+            along = CHECKER / 2 + index * step
+        y = along if self.is_top(point) else PLAY_HEIGHT - along
+        return x, y
+
+    def bar_centre(self, player: int, index: int) -> tuple[float, float]:
+        """Checkers on the bar: player 0's in the upper half (he enters into the top right), player 1's lower."""
+        x = HALF_WIDTH + BAR_WIDTH / 2
+        offset = PLAY_HEIGHT / 2 - CHECKER * (0.9 + index)
+        return (x, offset) if player == 0 else (x, PLAY_HEIGHT - offset)
+
+    def tray_rect(self, player: int) -> Rect:
+        """Borne-off checkers: beside the playing area on the home side; player 0's lower tray."""
+        x0 = PLAY_WIDTH + FRAME / 2 if self.home_right else -FRAME / 2 - TRAY_WIDTH
+        if player == 0:
+            return (x0, PLAY_HEIGHT / 2 + 5, x0 + TRAY_WIDTH, PLAY_HEIGHT)
+        return (x0, 0.0, x0 + TRAY_WIDTH, PLAY_HEIGHT / 2 - 5)
+
+    def dice_area(self, player: int) -> Rect:
+        """Where `player`'s dice must land: the half on his right, between the rows of points."""
+        band = (POINT_LENGTH + 5, PLAY_HEIGHT - POINT_LENGTH - 5)
+        right = (HALF_WIDTH + BAR_WIDTH, PLAY_WIDTH)
+        left = (0.0, HALF_WIDTH)
+        # player 0 sits at the bottom: his right is the board's right; player 1 faces him
+        xs = right if player == 0 else left
+        return (xs[0] + 10, band[0], xs[1] - 10, band[1])
+
+    def cube_centre(self, place: str) -> tuple[float, float]:
+        """`place`: centre, player0, player1, offered0 (offered by player 0), offered1."""
+        x = HALF_WIDTH + BAR_WIDTH / 2
+        return {
+            "centre": (x, PLAY_HEIGHT / 2),
+            "player0": (x, PLAY_HEIGHT - CHECKER * 0.7),
+            "player1": (x, CHECKER * 0.7),
+            "offered0": (self._x(HALF_WIDTH + BAR_WIDTH + HALF_WIDTH / 2), PLAY_HEIGHT / 2),
+            "offered1": (self._x(HALF_WIDTH / 2), PLAY_HEIGHT / 2),
+        }[place]
+
+    @staticmethod
+    def playing_area() -> tuple[tuple[float, float], ...]:
+        """The four corners of the playing area: top-left, top-right, bottom-right, bottom-left."""
+        return ((0.0, 0.0), (PLAY_WIDTH, 0.0), (PLAY_WIDTH, PLAY_HEIGHT), (0.0, PLAY_HEIGHT))
+
+    def outline(self) -> Rect:
+        """The whole board with its frame and trays."""
+        left = -FRAME - (0 if self.home_right else TRAY_WIDTH + FRAME / 2)
+        right = PLAY_WIDTH + FRAME + (TRAY_WIDTH + FRAME / 2 if self.home_right else 0)
+        return (left, -FRAME, right, PLAY_HEIGHT + FRAME)
+
+
+__all__ = ["BoardLayout", "CHECKER", "PLAY_HEIGHT", "PLAY_WIDTH", "POINT_LENGTH", "POINT_WIDTH"]
