@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.rules import Position
-from companion.rules.layout import CHECKER, BoardLayout
+from companion.rules.layout import BoardLayout
 from companion.sim import DEV, HELDOUT, STYLES, Effects, Pose, Renderer, Scene, frame, sample
 from companion.sim.render import Die, Hand, dice_validity
 from companion.sim.video import GameFilm, self_play, turns_from_events, write_film
@@ -29,7 +29,6 @@ def _point_polygon(renderer, h, layout, point):
 
 @pytest.mark.parametrize("name", ["dev", "heldout"])
 def test_checker_centres_fall_inside_their_labelled_points_and_counts_add_up(name):
-    cache = {}
     for index in range(40):
         style, scene, pose, effects, rng = sample({"dev": DEV, "heldout": HELDOUT}[name], index)
         renderer = Renderer(style, 640, 360)

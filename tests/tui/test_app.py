@@ -1,9 +1,7 @@
 """The app driven by Textual's Pilot: a whole game typed, an illegal play corrected and one that stands,
 double/take and double/pass by key, export, hints in training mode only, and snapshots of the main screen."""
 
-from pathlib import Path
 
-import pytest
 
 from companion.record.audit import audit_match
 from companion.record.jellyfish import read_match_file
