@@ -118,6 +118,8 @@ class Effects:
     """Gaussian blur sigma, pixels."""
     jpeg: int | None = None
     """JPEG quality, or None for none."""
+    scene_seed: int | None = None
+    """Fixes the light field and the glare's place (a film's room does not flicker); None: drawn per frame."""
 
 
 @dataclass
@@ -311,18 +313,19 @@ class Renderer:
         return mask
 
     def _apply_effects(self, frame: np.ndarray, effects: Effects, rng: np.random.Generator) -> None:
+        room = rng if effects.scene_seed is None else np.random.default_rng(effects.scene_seed)
         if effects.light or effects.temperature:
-            low = rng.uniform(1 - effects.light, 1 + effects.light * 0.4, (4, 6)).astype(np.float32)
+            low = room.uniform(1 - effects.light, 1 + effects.light * 0.4, (4, 6)).astype(np.float32)
             t = effects.temperature
             gains = np.stack([low * (1 - 0.18 * t), low, low * (1 + 0.18 * t)], axis=-1)
             gain = cv2.resize(np.clip(gains * 128, 0, 255).astype(np.uint8), (self.width, self.height),
                               interpolation=cv2.INTER_LINEAR)
             cv2.multiply(frame, gain, dst=frame, scale=1 / 128.0)
         if effects.glare > 0:
-            size = int(self.width * rng.uniform(0.1, 0.3))
+            size = int(self.width * room.uniform(0.1, 0.3))
             blob = cv2.resize(self._glare, (size, size))
             blob = (blob.astype(np.float32) * effects.glare).astype(np.uint8)
-            x, y = int(rng.uniform(0, self.width - size)), int(rng.uniform(0, self.height - size))
+            x, y = int(room.uniform(0, self.width - size)), int(room.uniform(0, self.height - size))
             roi = frame[y:y + size, x:x + size]
             cv2.add(roi, cv2.merge([blob, blob, blob]), dst=roi)
         if effects.noise > 0:

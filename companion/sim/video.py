@@ -84,6 +84,8 @@ class GameFilm:
         if not 15 <= fps <= 30:
             raise CompanionError(f"a game video is 15 to 30 frames a second, not {fps}")
         self.renderer = Renderer(style, width, height)
+        if effects.scene_seed is None:
+            effects = replace(effects, scene_seed=seed)  # one room, one light, for the whole film
         self.pose, self.effects, self.fps = pose, effects, fps
         self.layout = BoardLayout(pose.home_right)
         self.rng = np.random.default_rng(seed)

@@ -1,0 +1,157 @@
+"""Frames from a camera (device index), a video file, a folder of images or a URL (a phone as an IP camera),
+each with a timestamp. A camera that vanishes is reported and reopened; nothing raises into the caller's loop.
+
+    source = open_source("0")                  # or "match.mp4", "frames/", "http://phone:8080/video"
+    for item in source.frames():               # Frame, or Status when something changed
+        ...
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+class CaptureError(CompanionError):
+    """A source that cannot be opened at all (a missing file, an empty folder)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    image: np.ndarray
+    time: float
+    """Seconds: the video's own clock for files and folders (index / fps), the monotonic clock for cameras."""
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A change in the source: connected, lost (and being reopened), finished."""
+
+    state: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"camera {self.state}" + (f": {self.detail}" if self.detail else "")
+
+
+class FrameSource:
+    """Base of the sources: `frames()` yields `Frame`s and `Status`es until the source ends or `stop()`."""
+
+    def __init__(self) -> None:
+        self._stopped = False
+
+    def stop(self) -> None:
+        self._stopped = True
+
+    def frames(self) -> Iterator[Frame | Status]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class FolderSource(FrameSource):
+    """Images in a folder, in name order, as a video at `fps`. Unreadable files are reported and skipped."""
+
+    def __init__(self, folder: Path, fps: float = 20.0) -> None:
+        super().__init__()
+        self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise CaptureError(f"{folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
+        self.fps = fps
+
+    def frames(self) -> Iterator[Frame | Status]:
+        yield Status("connected", f"{len(self.files)} images")
+        for index, path in enumerate(self.files):
+            if self._stopped:
+                return
+            image = cv2.imread(str(path))
+            if image is None:
+                yield Status("unreadable", path.name)
+                continue
+            yield Frame(image, index / self.fps, index)
+        yield Status("finished")
+
+
+class StreamSource(FrameSource):
+    """A camera, a video file or a URL through `cv2.VideoCapture`. Live sources are reopened when lost; a file
+    simply ends."""
+
+    def __init__(self, target: int | str, *, live: bool, retry_seconds: float = 1.0, max_failures: int = 5,
+                 backend: int = cv2.CAP_ANY) -> None:
+        super().__init__()
+        self.target, self.live, self.retry_seconds = target, live, retry_seconds
+        self.max_failures = max_failures
+        self.backend = backend
+
+    def _open(self) -> cv2.VideoCapture | None:
+        capture = cv2.VideoCapture(self.target, self.backend)
+        if not capture.isOpened():
+            capture.release()
+            return None
+        return capture
+
+    def frames(self) -> Iterator[Frame | Status]:
+        capture = self._open()
+        if capture is None:
+            if not self.live:
+                raise CaptureError(f"cannot open the video {self.target}")
+            yield Status("lost", f"cannot open {self.target}; retrying")
+        else:
+            yield Status("connected", str(self.target))
+        fps = (capture.get(cv2.CAP_PROP_FPS) if capture is not None else 0) or 30.0
+        index, failures = 0, 0
+        while not self._stopped:
+            if capture is None:
+                time.sleep(self.retry_seconds)
+                capture = self._open()
+                if capture is not None:
+                    failures = 0
+                    yield Status("connected", f"{self.target} (reopened)")
+                continue
+            try:
+                ok, image = capture.read()
+            except cv2.error as exc:  # some backends raise when the device goes away
+                ok, image = False, None
+                yield Status("error", str(exc).strip().splitlines()[-1])
+            if ok and image is not None:
+                failures = 0
+                stamp = time.monotonic() if self.live else index / fps
+                yield Frame(image, stamp, index)
+                index += 1
+                continue
+            if not self.live:
+                capture.release()
+                yield Status("finished")
+                return
+            failures += 1
+            if failures >= self.max_failures:  # the camera is gone: let it go and reopen it
+                capture.release()
+                capture = None
+                yield Status("lost", f"{self.target} stopped sending frames; reopening")
+        if capture is not None:
+            capture.release()
+
+
+def open_source(spec: str, *, fps: float = 20.0) -> FrameSource:
+    """A device index ("0"), a URL ("http://...", "rtsp://..."), a folder of images, or a video file."""
+    if spec.isdigit():
+        return StreamSource(int(spec), live=True)
+    if "://" in spec:
+        return StreamSource(spec, live=True)
+    path = Path(spec)
+    if path.is_dir():
+        return FolderSource(path, fps)
+    if not path.exists():
+        raise CaptureError(f"{spec}: no such camera, file or folder")
+    return StreamSource(str(path), live=False)
+
+
+__all__ = ["CaptureError", "FolderSource", "Frame", "FrameSource", "Status", "StreamSource", "open_source"]
