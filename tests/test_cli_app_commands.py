@@ -114,9 +114,6 @@ def _run_headless_app(app):
             app.source.stop()
             await app.workers.wait_for_complete()
             await pilot.pause(0.2)
-            app.refresh_view()  # ask once more for the position the replay stopped at
-            await app.workers.wait_for_complete()
-            await pilot.pause(0.2)
             assert "Hint" in str(app.query_one("#hints").render()) or "Cube" in str(app.query_one("#cube").render())
 
     asyncio.run(go())

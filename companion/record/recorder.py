@@ -33,6 +33,8 @@ class Recorder:
         self.journal = journal
         self.observations: list[Observation] = []
         """Every observation so far (those replayed from a journal included)."""
+        self.torn = False
+        """On resume: the journal's last line had been cut short by the crash (and was dropped)."""
 
     @classmethod
     def create(cls, path: str | Path, header: JournalHeader) -> Recorder:
@@ -48,9 +50,6 @@ class Recorder:
         recorder.journal = journal
         recorder.torn = contents.torn
         return recorder
-
-    torn: bool = False
-    """On resume: the journal's last line had been cut short by the crash (and was dropped)."""
 
     def replay(self, observations) -> None:
         for observation in observations:

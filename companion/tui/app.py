@@ -115,6 +115,8 @@ class CompanionApp(App):
         self.source_status = "keyboard"
         self.verdict = ""
         self.last_analysis: AnalysisReady | None = None
+        self._asked: str | None = None
+        """The decision the engine was last asked about."""
         self._unseen_by_gc = 0
         self.stalls: list[float] = []
         """How long each observation held the UI thread (the app benchmark reads it)."""
@@ -385,10 +387,15 @@ class CompanionApp(App):
         game = self.recorder.referee.game
         self.query_one("#board", Static).update(render_board(game, self.viewer))
         self.refresh_status()
-        self.last_analysis = None
+        wanted = (self.mode == "train" and self.hints_shown
+                  and game.phase in (Phase.PLAY, Phase.ROLL, Phase.DOUBLED))
+        key = self._analysis_key(game) if wanted else None
+        if key != self._asked:  # most observations (a checker lifted, dice knocked) leave the decision as it was
+            self._asked = key
+            self.last_analysis = None
+            if wanted:
+                self.analyse(game)
         self.refresh_analysis()
-        if self.mode == "train" and self.hints_shown and game.phase in (Phase.PLAY, Phase.ROLL, Phase.DOUBLED):
-            self.analyse(game)
 
     def refresh_status(self) -> None:
         game = self.recorder.referee.game

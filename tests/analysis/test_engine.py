@@ -64,9 +64,14 @@ def test_cube_advice_follows_the_match_score(engine):
 
 
 def test_jacoby_and_beaver_reach_the_engine(engine):
-    position = Position.from_position_id("4HPwATDgc/ABMA")
-    with_beaver = engine.cube(position, MatchState.money(jacoby=True, beaver=True), 0)
-    assert with_beaver.action in (CubeAction.NO_DOUBLE, CubeAction.NO_DOUBLE_BEAVER)
+    """Each flag changes the answer: Jacoby devalues gammons with a centred cube, a beaver doubles the take's cost."""
+    position = Position.start()
+    advice = {(j, b): engine.cube(position, MatchState.money(jacoby=j, beaver=b), 0)
+              for j in (True, False) for b in (True, False)}
+    assert advice[True, True].no_double < advice[False, True].no_double
+    assert advice[True, True].double_take < advice[True, False].double_take
+    assert advice[True, True].action is CubeAction.NO_DOUBLE_BEAVER
+    assert advice[True, False].action is CubeAction.NO_DOUBLE
 
 
 def test_race_formulas_on_a_textbook_race():
