@@ -292,6 +292,131 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- vision ----------------------------------------------------------------------------------------------
+
+
+def _load_image(path: str):
+    import cv2
+
+    from companion.vision.reader import NotABoard
+
+    image = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None
+    if image is None:
+        raise NotABoard(f"cannot read an image from {path} (missing, not an image, or damaged)")
+    return image
+
+
+def _corners_arg(args: argparse.Namespace):
+    from companion.vision.plane import parse_corners
+
+    if not args.corners:
+        return None
+    try:
+        return parse_corners(args.corners)
+    except ValueError as exc:
+        raise CompanionError(f"--corners: {exc}") from None
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    from companion.vision.locate import playing_area
+    from companion.vision.profile import Profile
+    from companion.vision.reader import BoardReader, NotABoard, looks_like_a_board
+
+    image = _load_image(args.image)
+    profile = Profile.load(Path(args.profile)) if args.profile else None
+    corners = _corners_arg(args)
+    warning = None
+    if corners is None and profile is not None:
+        corners, warning = profile.locate(image)
+    elif corners is None:
+        corners = playing_area(image)
+    reader = BoardReader(corners, trays=profile.trays if profile else None)
+    reading = reader.read(image)
+    if not looks_like_a_board(reader, image, reading):
+        raise NotABoard(f"{args.image} does not show a backgammon board where the corners say")
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(reading.to_json(), indent=2))
+        return EXIT_OK
+    print(_reading_text(reading))
+    if profile is not None:
+        from companion.rules import Position
+        from companion.rules.match import MatchState
+        from companion.rules.xgid import BOTTOM, XgidState, format_xgid
+
+        board = reading.to_board_reading(profile.orientation)
+        zero, one = board.best_guess()
+        try:
+            position = Position(tuple(zero), tuple(one))
+        except CompanionError as exc:
+            print(f"no Position ID: the board as read is not a position ({exc})")
+            return EXIT_FINDINGS
+        print(f"player 0 ({profile.orientation.player0_colour}) to move:")
+        print(f"Position ID: {position.position_id()}")
+        print(f"XGID: {format_xgid(XgidState(position, MatchState(), BOTTOM))}")
+    return EXIT_OK
+
+
+def _reading_text(reading) -> str:
+    def cell(p) -> str:
+        if not p.count:
+            return "  . "
+        mark = "L" if p.colour == "light" else "D"
+        unsure = "?" if p.confidence < 0.8 or p.low != p.high else " "
+        return f"{p.count:>2d}{mark}{unsure}"
+
+    top = "".join(cell(p) for p in reading.points[:6]) + " |" + "".join(cell(p) for p in reading.points[6:12])
+    bottom = "".join(cell(p) for p in reading.points[12:18]) + " |" + "".join(cell(p) for p in reading.points[18:24])
+    bar, off = reading.bar_counts(), reading.off_counts()
+    lines = ["top edge (as the picture shows it; L light, D dark, ? unsure):", top, bottom,
+             f"bar: {bar['light']} light, {bar['dark']} dark"]
+    lines.append("off: not in the picture" if off is None else f"off: {off['light']} light, {off['dark']} dark")
+    if reading.busy:
+        lines.append(f"busy: {reading.busy}")
+    return "\n".join(lines)
+
+
+def _cmd_markers(args: argparse.Namespace) -> int:
+    from companion.vision.markers import write_sheet
+
+    for path in write_sheet(Path(args.out)):
+        print(f"wrote {path}")
+    return EXIT_OK
+
+
+def _calibration_frame(args: argparse.Namespace):
+    if args.image:
+        return _load_image(args.image)
+    from companion.vision.capture import CaptureError, Frame, open_source
+
+    source = open_source(args.video or str(args.camera))
+    for item in source.frames():
+        if isinstance(item, Frame):
+            source.stop()
+            return item.image
+        if item.state in ("finished", "failed"):
+            break
+    raise CaptureError("no frame came from the camera or video to calibrate on")
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from companion.vision.calibrate import calibrate
+    from companion.vision.profile import default_profile_path
+
+    image = _calibration_frame(args)
+    result = calibrate(image, corners=_corners_arg(args), player0=args.player0,
+                       markers=True if args.markers else (False if args.no_markers else None))
+    out = Path(args.out) if args.out else default_profile_path()
+    result.profile.save(out)
+    o = result.profile.orientation
+    print(f"playing area {result.how}; player 0 plays the {o.player0_colour} checkers and sits at the "
+          f"{'bottom' if o.player0_at_bottom else 'top'} of the picture, home board on his "
+          f"{'right' if o.home_right else 'left'}; trays on the {result.profile.trays}")
+    print(f"verified: the starting position reads back. Profile saved to {out}")
+    return EXIT_OK
+
+
 # -- the renderer ----------------------------------------------------------------------------------------
 
 
@@ -457,6 +582,37 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--height", type=int, default=720)
     render.add_argument("--contact-sheet", type=Path, help="also write a sheet of the first 12 frames")
     render.set_defaults(handler=_cmd_render)
+
+    read = sub.add_parser("read", help="read the checkers of one photo of a board",
+                          description="Read one photo: every point, the bar and the trays. Exit status 2 for an "
+                          "unreadable file or an image without a board.")
+    read.add_argument("image")
+    read.add_argument("--profile", help="a board profile from companion calibrate")
+    read.add_argument("--corners", nargs=4, metavar="X,Y",
+                      help="the playing area's top-left, top-right, bottom-right, bottom-left, in pixels")
+    read.add_argument("--json", action="store_true")
+    read.set_defaults(handler=_cmd_read)
+
+    markers = sub.add_parser("markers", help="write the printable sheet of corner markers (PDF and PNG)")
+    markers.add_argument("--out", required=True, help="file name; .pdf and .png are written")
+    markers.set_defaults(handler=_cmd_markers)
+
+    calibrate = sub.add_parser("calibrate", help="learn a board under a camera from its starting position",
+                               description="Capture a frame of the board set up for a game, find the playing area "
+                               "(markers, --corners, or from the board), learn the checker colours and whose side is "
+                               "whose, save a TOML profile and check it by reading the start back.")
+    where = calibrate.add_mutually_exclusive_group()
+    where.add_argument("--camera", type=int, default=0)
+    where.add_argument("--video")
+    where.add_argument("--image")
+    calibrate.add_argument("--corners", nargs=4, metavar="X,Y")
+    calibrate.add_argument("--player0", choices=("light", "dark"),
+                           help="player 0's checkers (default: whoever sits at the bottom of the picture)")
+    use = calibrate.add_mutually_exclusive_group()
+    use.add_argument("--markers", action="store_true", help="require the four corner markers")
+    use.add_argument("--no-markers", action="store_true", help="ignore markers (fixed camera)")
+    calibrate.add_argument("--out", help="profile file (default: the user's config folder)")
+    calibrate.set_defaults(handler=_cmd_calibrate)
 
     film = sub.add_parser("film", help="a synthetic video of a whole game, with per-frame labels",
                           description="Film a game from a match file (or self-play) on a synthetic board: dice "

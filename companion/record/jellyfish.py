@@ -239,6 +239,6 @@ def _cell(action: Action, record: MatchRecord, game: GameRecord) -> str | None:
 
 def write_match_file(record: MatchRecord, path: str | Path) -> None:
     """Write `record` as `.mat`, atomically (a crash leaves the old file or the new one, never half)."""
-    from companion.record.files import write_atomically
+    from companion.files import write_atomically
 
     write_atomically(Path(path), format_match_text(record))

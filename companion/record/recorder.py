@@ -19,7 +19,7 @@ from companion.record.journal import Journal, JournalContents, JournalHeader, re
 from companion.record.log import MatchLog
 from companion.record.model import MatchRecord
 from companion.record.sgf import format_sgf, read_sgf
-from companion.record.files import write_atomically
+from companion.files import write_atomically
 from companion.referee.events import Event
 from companion.referee.observations import Observation
 from companion.referee.referee import Referee

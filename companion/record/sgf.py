@@ -13,7 +13,7 @@ from pathlib import Path
 
 from companion import __version__
 from companion.errors import MatchFileError
-from companion.record.files import write_atomically
+from companion.files import write_atomically
 from companion.record.model import Action, ActionKind, GameRecord, MatchRecord
 from companion.rules import BAR, OFF, Position
 from companion.rules.notation import parse_moves

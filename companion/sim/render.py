@@ -65,6 +65,8 @@ class Scene:
     cube_place: str = "centre"
     layered: bool = True
     hand: Hand | None = None
+    markers: bool = False
+    """ArUco corner markers (ids 0-3) stuck on the frame by the playing area's corners."""
 
     @classmethod
     def from_position(cls, position: Position, mover: int, **kw) -> Scene:
@@ -201,6 +203,8 @@ class Renderer:
                 colour = self.style.checkers[player]
                 cv2.rectangle(plane, (a, b), (c, d), colour, -1)
                 cv2.rectangle(plane, (a, b), (c, d), tuple(int(v * 0.5) for v in colour), 1)
+        if scene.markers:
+            self._draw_markers(plane, layout)
         cx, cy = layout.cube_centre(scene.cube_place)
         _paste_square(plane, cube_sprite(scene.cube_value, int(CUBE * PX)), *self._to_plane(layout, cx, cy), 0.0)
         for die in scene.dice:
@@ -209,6 +213,23 @@ class Renderer:
                 sprite = cv2.resize(sprite, (sprite.shape[1], int(sprite.shape[0] * 0.65)))
             _paste_square(plane, sprite, *self._to_plane(layout, die.x, die.y), die.angle)
         return plane
+
+    def _draw_markers(self, plane: np.ndarray, layout: BoardLayout) -> None:
+        """White squares of 24 mm on the frame's corners, each holding an 18 mm marker (as cut from the sheet).
+        Ids go top-left, top-right, bottom-right, bottom-left from player 0's chair."""
+        side, inner = int(24 * PX), int(18 * PX)
+        corners = BoardLayout.playing_area()
+        for marker_id, (x, y) in enumerate(corners):
+            dx = -12.5 if x == 0 else 12.5
+            dy = -12.5 if y == 0 else 12.5
+            cx, cy = self._to_plane(layout, x + dx, y + dy)
+            x0, y0 = cx - side // 2, cy - side // 2
+            cv2.rectangle(plane, (x0, y0), (x0 + side, y0 + side), (250, 250, 250), -1)
+            code = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
+                                                 marker_id, inner)
+            m0, n0 = cx - inner // 2, cy - inner // 2
+            region = plane[n0:n0 + inner, m0:m0 + inner]
+            region[:] = cv2.cvtColor(code, cv2.COLOR_GRAY2BGR)[:region.shape[0], :region.shape[1]]
 
     # -- the camera -----------------------------------------------------------------------------------
 

@@ -9,12 +9,13 @@ from pathlib import Path
 from companion.errors import CompanionError
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, content: str | bytes) -> None:
     path = Path(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, path)

@@ -1,0 +1,30 @@
+"""A frame's label in the terms a camera has: corners in image order, whose colour is the lighter.
+
+The renderer labels from player 0's chair; a reader knows only the picture. These helpers translate, so that
+benchmarks, tests and training compare like with like.
+"""
+
+from __future__ import annotations
+
+from companion.sim.render import FrameLabel
+from companion.sim.styles import Style
+
+
+def image_corners(label: FrameLabel) -> tuple[tuple[float, float], ...]:
+    """The playing area's corners as the picture shows them: top-left, top-right, bottom-right, bottom-left.
+    A camera on player 1's side sees the board turned half round."""
+    c = [tuple(p) for p in label.corners]
+    return tuple(c[2:] + c[:2]) if label.pose["from_player1"] else tuple(c)
+
+
+def luminance(bgr) -> float:
+    b, g, r = bgr
+    return 0.114 * b + 0.587 * g + 0.299 * r
+
+
+def player0_colour(style: Style) -> str:
+    """'light' when player 0's checkers are the lighter set."""
+    return "light" if luminance(style.checkers[0]) >= luminance(style.checkers[1]) else "dark"
+
+
+__all__ = ["image_corners", "luminance", "player0_colour"]

@@ -1,0 +1,128 @@
+"""Finding the playing area without markers or help: the board stands out from the table around it.
+
+1. The table's colour is what the picture's border shows; the board is the largest region far from it.
+2. Its outline is fitted by a quadrilateral (the board's outer frame).
+3. That quadrilateral may be the frame's outline (trays on the right or the left), or, where the frame is the
+   table's colour, the playing area with or without its trays; each is tried, and the one on which the checker
+   model reads every point most surely is kept.
+
+Meant for calibration on a clear, well-lit board; a board the table's own colour, or a hand across the edge,
+is reported, not guessed.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.rules.layout import FRAME, PLAY_HEIGHT, PLAY_WIDTH, TRAY_WIDTH
+from companion.vision.plane import Corners
+
+OUTLINE_EXTRA = TRAY_WIDTH + FRAME / 2
+"""How much wider the frame is on the trays' side."""
+
+
+class BoardNotFound(CompanionError):
+    """No board-shaped region stands out from the table."""
+
+
+def find_outline(image: np.ndarray) -> np.ndarray:
+    """The board's outer corners (4x2: top-left, top-right, bottom-right, bottom-left, as the image shows)."""
+    small_scale = 640 / image.shape[1]
+    small = cv2.resize(image, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    border = np.concatenate([lab[:6].reshape(-1, 3), lab[-6:].reshape(-1, 3), lab[:, :6].reshape(-1, 3),
+                             lab[:, -6:].reshape(-1, 3)])
+    table = np.median(border, axis=0)
+    spread = np.median(np.linalg.norm(border - table, axis=1))
+    mask = (np.linalg.norm(lab - table, axis=2) > max(18.0, 4 * spread)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        raise BoardNotFound("no board stands out from the table: give the corners (--corners) or use markers")
+    contour = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(contour) < 0.1 * mask.size:
+        raise BoardNotFound("the largest region that is not table is too small to be the board")
+    hull = cv2.convexHull(contour)
+    quad = None
+    for eps in np.linspace(0.005, 0.08, 30):
+        approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None:
+        raise BoardNotFound("the board's outline is not a quadrilateral (something over its edge?)")
+    quad = _refine(quad, mask)
+    return _order(quad / small_scale)
+
+
+def _refine(quad: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Each side fitted as a line through the mask's edge pixels near it; corners where the lines meet."""
+    edges = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    pts = max(edges, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = np.linalg.norm(d)
+        n = np.array([-d[1], d[0]]) / length
+        t = (pts - a) @ (d / length)
+        near = pts[(np.abs((pts - a) @ n) < 4) & (t > 0.1 * length) & (t < 0.9 * length)]
+        if len(near) < 10:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        s = np.linalg.solve(m, q - p)
+        out.append(p + s[0] * u)
+    return np.array(out)
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]  # clockwise on screen, starting from the left-most angle
+    start = int(np.argmin(quad.sum(axis=1)))  # top-left: smallest x + y
+    return np.roll(quad, -start, axis=0)
+
+
+def playing_area(image: np.ndarray) -> Corners:
+    """The playing area's corners, image order, found from the board alone."""
+    outline = find_outline(image)
+    best, best_score = None, np.inf
+    # the quadrilateral is the frame's outline (trays right or left) or, on a frame the table's colour, the
+    # playing area itself, with or without the trays
+    tray = FRAME / 2 + TRAY_WIDTH
+    for left, right, top, bottom in ((-FRAME, PLAY_WIDTH + FRAME + OUTLINE_EXTRA, -FRAME, PLAY_HEIGHT + FRAME),
+                                     (-FRAME - OUTLINE_EXTRA, PLAY_WIDTH + FRAME, -FRAME, PLAY_HEIGHT + FRAME),
+                                     (0.0, PLAY_WIDTH, 0.0, PLAY_HEIGHT), (0.0, PLAY_WIDTH + tray, 0.0, PLAY_HEIGHT),
+                                     (-tray, PLAY_WIDTH, 0.0, PLAY_HEIGHT)):
+        mm = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
+        to_image = cv2.getPerspectiveTransform(mm, outline.astype(np.float32))
+        area = np.array([[0, 0], [PLAY_WIDTH, 0], [PLAY_WIDTH, PLAY_HEIGHT], [0, PLAY_HEIGHT]], np.float64)
+        corners = cv2.perspectiveTransform(area.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+        corners_t = tuple((float(x), float(y)) for x, y in corners)
+        score = _fit_score(image, corners_t)  # type: ignore[arg-type]
+        if score < best_score:
+            best, best_score = corners_t, score
+    return best  # type: ignore[return-value]
+
+
+def _fit_score(image: np.ndarray, corners: Corners) -> float:
+    """How badly the checker model fits the board placed at `corners` (lower is better): checkers off their
+    places and triangles where checkers should be make every point's reading unsure."""
+    from companion.vision.reader import BoardReader
+
+    sure, _ = BoardReader(corners, trays="right").read_points_only(image)
+    return -float(np.mean(np.log(np.clip(sure, 1e-6, 1.0))))
+
+
+__all__ = ["BoardNotFound", "find_outline", "playing_area"]

@@ -1,0 +1,118 @@
+"""The board's plane as the camera shows it: from four playing-area corners to a small, square-pixel, top-down
+image in which every point, bar slot and tray has a fixed place.
+
+Everything here is in *image order*: "top" is the playing area's edge nearer the top of the photo, whoever sits
+there. Slots are numbered as `companion read --json` lists them: 0..11 along the top edge from the top-left
+corner, 12..23 along the bottom edge from the bottom-left corner. Which player's point a slot is, is the
+profile's business (`companion.vision.profile.Orientation`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.rules.layout import BAR_WIDTH, CHECKER, FRAME, HALF_WIDTH, PLAY_HEIGHT, PLAY_WIDTH, POINT_WIDTH, TRAY_WIDTH
+
+MM_PER_PX = 2.0
+"""The rectified plane's resolution: a checker is 21 pixels across, enough to see its rim."""
+MARGIN_X = FRAME + TRAY_WIDTH + FRAME / 2 + 8
+"""The plane reaches past the playing area on both sides far enough to hold either tray."""
+MARGIN_Y = 10.0
+SLOT_ALONG = tuple(CHECKER / 2 + k * CHECKER for k in range(5))
+"""Where the five checkers of a column lie, measured from the point's base (the board's edge)."""
+BAR_ALONG = tuple(PLAY_HEIGHT / 2 - CHECKER * (0.9 + k) for k in range(5))
+"""Checkers on the bar, from the middle outwards (as `BoardLayout.bar_centre` puts them), from the top edge."""
+
+Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+"""Top-left, top-right, bottom-right, bottom-left of the playing area, in image pixels."""
+
+
+def slot_x(slot: int) -> float:
+    """The centre line of slot 0..23, in mm from the playing area's left edge (image order)."""
+    j = slot if slot < 12 else slot - 12
+    x = POINT_WIDTH * (j + 0.5)
+    return x if j < 6 else x + BAR_WIDTH
+
+
+def slot_is_top(slot: int) -> bool:
+    return slot < 12
+
+
+BAR_X = HALF_WIDTH + BAR_WIDTH / 2
+
+
+def parse_corners(text: str | list[str]) -> Corners:
+    """`x,y x,y x,y x,y` (or the four pieces as a list) into corners; ValueError with what is wrong."""
+    parts = text.split() if isinstance(text, str) else list(text)
+    if len(parts) != 4:
+        raise ValueError(f"four corners are needed (x,y x,y x,y x,y), not {len(parts)}")
+    corners = []
+    for part in parts:
+        try:
+            x, y = (float(v) for v in part.split(","))
+        except ValueError:
+            raise ValueError(f"a corner is x,y in pixels, not {part!r}") from None
+        corners.append((x, y))
+    quad = np.array(corners, np.float32)
+    if abs(cv2.contourArea(quad)) < 100 or not cv2.isContourConvex(quad):
+        raise ValueError("the four corners do not make a board: give top-left, top-right, bottom-right, "
+                         "bottom-left of the playing area")
+    return tuple(corners)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Plane:
+    """The homography between an image and the rectified plane of one board placement."""
+
+    corners: Corners
+    to_image: np.ndarray
+    """Plane pixels -> image pixels (3x3)."""
+
+    @classmethod
+    def from_corners(cls, corners: Corners) -> Plane:
+        mm = np.array([[0, 0], [PLAY_WIDTH, 0], [PLAY_WIDTH, PLAY_HEIGHT], [0, PLAY_HEIGHT]], np.float32)
+        image = np.array(corners, np.float32)
+        mm_to_image = cv2.getPerspectiveTransform(mm, image)
+        px_to_mm = np.array([[MM_PER_PX, 0, -MARGIN_X], [0, MM_PER_PX, -MARGIN_Y], [0, 0, 1]], np.float64)
+        return cls(tuple(tuple(map(float, c)) for c in corners), mm_to_image @ px_to_mm)  # type: ignore[arg-type]
+
+    @staticmethod
+    def size() -> tuple[int, int]:
+        """Width and height of the rectified image, pixels."""
+        return (int(round((PLAY_WIDTH + 2 * MARGIN_X) / MM_PER_PX)), int(round((PLAY_HEIGHT + 2 * MARGIN_Y) / MM_PER_PX)))
+
+    @staticmethod
+    def px(x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Playing-area millimetres to plane pixels."""
+        return (x_mm + MARGIN_X) / MM_PER_PX, (y_mm + MARGIN_Y) / MM_PER_PX
+
+    def image_scale(self) -> float:
+        """Image pixels per millimetre on this board (the mean over the playing area's edges)."""
+        c = np.array(self.corners)
+        top, bottom = np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[3])
+        left, right = np.linalg.norm(c[3] - c[0]), np.linalg.norm(c[2] - c[1])
+        return float((top + bottom) / (2 * PLAY_WIDTH) + (left + right) / (2 * PLAY_HEIGHT)) / 2
+
+    def rectify(self, image: np.ndarray) -> np.ndarray:
+        """The board seen from straight above at `MM_PER_PX`. The image is shrunk first so each plane pixel
+        averages the camera pixels under it (warping alone would sample one and keep its noise)."""
+        src, h = image, self.to_image
+        shrink = 1.0
+        while self.image_scale() / (shrink * 2) * MM_PER_PX >= 1.0 and min(src.shape[:2]) > 200:
+            src = cv2.pyrDown(src)
+            shrink *= 2
+        if shrink != 1.0:
+            h = np.diag([1 / shrink, 1 / shrink, 1.0]) @ h
+        return cv2.warpPerspective(src, h, self.size(), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def to_image_points(self, points_mm) -> np.ndarray:
+        pts = np.array([self.px(x, y) for x, y in points_mm], np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.to_image).reshape(-1, 2)
+
+
+__all__ = ["BAR_ALONG", "BAR_X", "Corners", "MM_PER_PX", "Plane", "SLOT_ALONG", "parse_corners", "slot_is_top",
+           "slot_x"]

@@ -1,0 +1,133 @@
+"""A board profile: what calibration learned about one board under one camera, saved as TOML.
+
+    version = 1
+    localisation = "markers"        # or "corners" (fixed camera, corners as calibrated) or "auto"
+    frame_size = [1280, 720]
+    corners = [[x, y], [x, y], [x, y], [x, y]]     # playing area: top-left, top-right, bottom-right, bottom-left
+    marker_corners = [[u, v], ...]                 # the same corners in the markers' frame (markers only)
+    player0_at_bottom = true
+    home_right = true
+    player0_colour = "light"
+    trays = "right"
+    [colours]                                      # mean BGR of each set, as seen when calibrated
+    light = [235.0, 240.0, 245.0]
+    dark = [25.0, 25.0, 30.0]
+
+Profiles live in the user's config folder unless a path is given.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.files import write_atomically
+from companion.vision.markers import MarkerFrame, MarkersNotFound
+from companion.vision.orientation import Orientation
+from companion.vision.plane import Corners
+
+LOCALISATIONS = ("markers", "corners", "auto")
+
+
+class ProfileError(CompanionError):
+    """A profile file that is missing, unreadable or incomplete."""
+
+
+def default_profile_path() -> Path:
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "backgammon-companion" / "board.toml"
+
+
+@dataclass(frozen=True)
+class Profile:
+    corners: Corners
+    orientation: Orientation
+    localisation: str = "corners"
+    marker_corners: tuple[tuple[float, float], ...] | None = None
+    frame_size: tuple[int, int] = (1280, 720)
+    trays: str = "right"
+    colours: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.localisation not in LOCALISATIONS:
+            raise ProfileError(f"localisation is one of {', '.join(LOCALISATIONS)}, not {self.localisation!r}")
+        if self.trays not in ("left", "right"):
+            raise ProfileError(f"trays are on the 'left' or 'right', not {self.trays!r}")
+        if self.localisation == "markers" and self.marker_corners is None:
+            raise ProfileError("a marker profile needs marker_corners: run companion calibrate again")
+
+    def locate(self, image: np.ndarray) -> tuple[Corners, str | None]:
+        """The playing area's corners in `image`, and a warning when the profile's own were used instead."""
+        if self.localisation == "markers" and self.marker_corners is not None:
+            try:
+                return MarkerFrame(self.marker_corners).locate(image), None
+            except MarkersNotFound as exc:
+                return self.corners, f"{exc}; using the calibrated corners"
+        if self.localisation == "auto":
+            from companion.vision.locate import BoardNotFound, playing_area
+
+            try:
+                return playing_area(image), None
+            except BoardNotFound as exc:
+                return self.corners, f"{exc}; using the calibrated corners"
+        return self.corners, None
+
+    def to_toml(self) -> str:
+        def pairs(points) -> str:
+            return "[" + ", ".join(f"[{x:.2f}, {y:.2f}]" for x, y in points) + "]"
+
+        lines = ["# Backgammon Companion board profile (written by companion calibrate)", "version = 1",
+                 f'localisation = "{self.localisation}"', f"frame_size = [{self.frame_size[0]}, {self.frame_size[1]}]",
+                 f"corners = {pairs(self.corners)}"]
+        if self.marker_corners is not None:
+            lines.append("marker_corners = [" + ", ".join(f"[{x:.6f}, {y:.6f}]" for x, y in self.marker_corners) + "]")
+        o = self.orientation
+        lines += [f"player0_at_bottom = {str(o.player0_at_bottom).lower()}", f"home_right = {str(o.home_right).lower()}",
+                  f'player0_colour = "{o.player0_colour}"', f'trays = "{self.trays}"']
+        if self.colours:
+            lines.append("")
+            lines.append("[colours]")
+            for name, bgr in self.colours.items():
+                lines.append(f"{name} = [{bgr[0]:.1f}, {bgr[1]:.1f}, {bgr[2]:.1f}]")
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: Path) -> None:
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ProfileError(f"cannot make the folder for {path}: {exc.strerror}") from None
+        write_atomically(path, self.to_toml())
+
+    @classmethod
+    def load(cls, path: Path) -> Profile:
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ProfileError(f"no board profile at {path}: run companion calibrate first") from None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ProfileError(f"cannot read the board profile {path}: {exc}") from None
+        try:
+            corners = tuple((float(x), float(y)) for x, y in data["corners"])
+            if len(corners) != 4:
+                raise ValueError("four corners are needed")
+            markers = data.get("marker_corners")
+            orientation = Orientation(bool(data.get("player0_at_bottom", True)), bool(data.get("home_right", True)),
+                                      str(data.get("player0_colour", "light")))
+            return cls(corners, orientation, str(data.get("localisation", "corners")),  # type: ignore[arg-type]
+                       tuple((float(x), float(y)) for x, y in markers) if markers else None,
+                       tuple(int(v) for v in data.get("frame_size", (1280, 720))),  # type: ignore[arg-type]
+                       str(data.get("trays", "right")),
+                       {k: tuple(float(v) for v in bgr) for k, bgr in data.get("colours", {}).items()})  # type: ignore[misc]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ProfileError(f"the board profile {path} is incomplete or wrong ({exc}): run companion calibrate "
+                               "again") from None
+
+
+__all__ = ["LOCALISATIONS", "Profile", "ProfileError", "default_profile_path"]

@@ -1,0 +1,440 @@
+"""Reading the checkers of one board photo: every point, the bar and the trays, with how sure each reading is.
+
+The pipeline, in image order (see `companion.vision.plane`):
+1. rectify the playing area to a top-down plane at 2 mm a pixel;
+2. the slot model says, for each of the five places along every point and the bar, whether a checker covers it;
+   the count is the prefix of covered places that best explains the five answers;
+3. a point whose five places are all covered goes to the stack model, which reads the whole strip (a second
+   layer, or a long squeezed column) as 5..15; the answer keeps its spread: `low`..`high` is where the evidence
+   allows, so a stack the camera cannot count is handed on as a range, not a guess;
+4. the colours of the occupied points are split into the lighter and the darker set;
+5. trays are read at 1 mm a pixel, as runs of checkers on their edge from the tray's outer end;
+6. a hand or arm across the board's frame makes the reading `busy`: the referee is not asked.
+
+`BoardReader.read()` gives an `ImageReading`; with an `Orientation` it becomes the referee's `BoardReading`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.referee.observations import BoardReading, SlotReading
+from companion.rules.layout import FRAME, PLAY_HEIGHT, PLAY_WIDTH, TRAY_WIDTH
+from companion.vision.features import point_strips, slot_features, slot_patches, strip_features
+from companion.vision.mlp import MLP
+from companion.vision.orientation import COLOURS, Orientation
+from companion.vision.plane import BAR_ALONG, BAR_X, SLOT_ALONG, Corners, Plane, slot_is_top, slot_x
+
+MODELS = Path(__file__).with_name("models")
+SPREAD = 0.01
+"""A count whose probability is at least this stays inside a slot's `low`..`high`."""
+DISC = 5
+"""Radius, plane pixels (10 mm), of the middle of a checker whose colour is sampled."""
+
+
+class NotABoard(CompanionError):
+    """The image, where the board should be, does not show one."""
+
+
+@dataclass(frozen=True, slots=True)
+class SlotRead:
+    colour: str | None
+    """'light', 'dark', or None for an empty point."""
+    count: int
+    low: int
+    high: int
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {"colour": self.colour, "count": self.count, "confidence": round(self.confidence, 4),
+                "low": self.low, "high": self.high}
+
+
+@dataclass(frozen=True, slots=True)
+class HalfRead:
+    """Checkers in one half of the bar or of a tray: the top or bottom half as the image shows it."""
+
+    colour: str | None
+    count: int
+    confidence: float
+
+
+@dataclass(frozen=True)
+class ImageReading:
+    points: tuple[SlotRead, ...]
+    """Image order: slots 0..11 along the top edge from the top-left, 12..23 along the bottom from the
+    bottom-left."""
+    bar: tuple[HalfRead, HalfRead]
+    """Top half, bottom half."""
+    trays: dict[str, tuple[HalfRead, HalfRead]] | None
+    """'left' and/or 'right' side: (top half, bottom half); None when no tray is in the picture."""
+    colours: dict[str, tuple[float, float, float]]
+    """The mean BGR of each set as seen."""
+    busy: str | None = None
+    """Why the board cannot be read now (a hand over it), or None."""
+    time: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def bar_counts(self) -> dict[str, int]:
+        counts = {c: 0 for c in COLOURS}
+        for half in self.bar:
+            if half.colour is not None:
+                counts[half.colour] += half.count
+        return counts
+
+    def off_counts(self) -> dict[str, int] | None:
+        if self.trays is None:
+            return None
+        counts = {c: 0 for c in COLOURS}
+        for halves in self.trays.values():
+            for half in halves:
+                if half.colour is not None:
+                    counts[half.colour] += half.count
+        return counts
+
+    def to_json(self) -> dict:
+        return {"points": [{"colour": p.colour, "count": p.count, "confidence": round(p.confidence, 4)}
+                           for p in self.points],
+                "bar": self.bar_counts(), "off": self.off_counts(), "dice": [], "cube": None,
+                "busy": self.busy}
+
+    def to_board_reading(self, orientation: Orientation) -> BoardReading:
+        """In the referee's terms: player 0's points, bar and trays."""
+        slots: list[SlotReading] = [SlotReading.empty()] * 24
+        for slot, read in enumerate(self.points):
+            point = orientation.point_of_slot(slot)
+            owner = None if read.colour is None else orientation.player_of(read.colour)
+            if read.high == 0 or owner is None:
+                slots[point - 1] = SlotReading(None, 0, read.confidence)
+            else:
+                slots[point - 1] = SlotReading(owner, read.count, read.confidence, read.low, read.high)
+        bar = [SlotReading.empty(), SlotReading.empty()]
+        for top, half in zip((True, False), self.bar):
+            player = orientation.bar_owner(top)
+            bar[player] = _side_slot(player, half, orientation)
+        off = None
+        if self.trays is not None:
+            side = "right" if orientation.tray_on_right() else "left"
+            halves = self.trays.get(side)
+            if halves is not None:
+                trays = [SlotReading.empty(), SlotReading.empty()]
+                for top, half in zip((True, False), halves):
+                    player = orientation.tray_owner(top)
+                    trays[player] = _side_slot(player, half, orientation)
+                off = (trays[0], trays[1])
+        return BoardReading(tuple(slots), (bar[0], bar[1]), off, self.time)
+
+
+def _side_slot(player: int, half: HalfRead, orientation: Orientation) -> SlotReading:
+    if half.count == 0 or half.colour is None:
+        return SlotReading.empty(half.confidence)
+    if orientation.player_of(half.colour) != player:  # the wrong colour here: say so by doubting it
+        return SlotReading(player, half.count, 0.0)
+    return SlotReading(player, half.count, half.confidence)
+
+
+@lru_cache(maxsize=2)
+def _models(folder: str) -> tuple[MLP, ...]:
+    return tuple(MLP.load(Path(folder) / f"{name}.npz") for name in ("slots", "stacks", "colours", "trays"))
+
+
+class BoardReader:
+    """Reads boards placed where `corners` say. Cheap to build; models are loaded once per process."""
+
+    def __init__(self, corners: Corners, *, trays: str | None = None, models: Path = MODELS) -> None:
+        """`trays`: 'left' or 'right' when a profile knows the trays' side; None reads both sides."""
+        self.plane = Plane.from_corners(corners)
+        self.slots_model, self.stacks_model, self.colours_model, self.trays_model = _models(str(models))
+        self.trays = trays
+
+    def read(self, image: np.ndarray, time: float = 0.0) -> ImageReading:
+        if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
+            raise NotABoard("the frame is not a colour image")
+        timings: dict[str, float] = {}
+        tick = cv2.getTickCount()
+
+        def lap(name: str) -> None:
+            nonlocal tick
+            now = cv2.getTickCount()
+            timings[name] = (now - tick) / cv2.getTickFrequency() * 1000
+            tick = now
+
+        plane = self.plane.rectify(image)
+        lap("rectify")
+        busy = _hand_over_frame(plane)
+        features = slot_features(slot_patches(plane))
+        covered = self.slots_model.probabilities(features)
+        lap("slots")
+        dists = [_prefix_distribution(covered[s * 5:(s + 1) * 5]) for s in range(24)]
+        tall = [s for s in range(24) if dists[s][5] > SPREAD]
+        if tall:
+            strips = point_strips(plane)[tall]
+            stacks = self.stacks_model.probabilities(strip_features(strips))
+            for row, s in enumerate(tall):
+                d = np.zeros(16)
+                d[:5] = dists[s][:5]
+                d[5:] = dists[s][5] * stacks[row]
+                dists[s] = d
+        lap("stacks")
+        lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
+        light_logit = self.colours_model.logits(features)[:, 0]
+        samples = {s: _point_colour(lab, s, int(np.argmax(dists[s]))) for s in range(24) if np.argmax(dists[s]) > 0}
+        bar_dists = [_prefix_distribution(covered[120 + 5 * h:125 + 5 * h]) for h in (0, 1)]
+        bar_samples = {h: _bar_colour(lab, h, int(np.argmax(bar_dists[h]))) for h in (0, 1) if np.argmax(bar_dists[h])}
+        centres = _two_colours(list(samples.values()) + list(bar_samples.values()))
+        points = tuple(_slot_read(dists[s], samples.get(s), centres, _model_light(light_logit[s * 5:s * 5 + 5], dists[s]))
+                       for s in range(24))
+        bar = tuple(_half_read(bar_dists[h], bar_samples.get(h), centres,
+                               _model_light(light_logit[120 + 5 * h:125 + 5 * h], bar_dists[h])) for h in (0, 1))
+        lap("colours")
+        trays = self._read_trays(image, centres)
+        lap("trays")
+        bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[c]]), cv2.COLOR_LAB2BGR)[0, 0])
+               for name, c in centres.items()}
+        return ImageReading(points, bar, trays, bgr, busy, time, timings)  # type: ignore[arg-type]
+
+    def read_points_only(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """How sure the slot model is of each point's count, and the count (up to 5): a cheap measure of fit."""
+        covered = self.slots_model.probabilities(slot_features(slot_patches(self.plane.rectify(image))))
+        dists = [_prefix_distribution(covered[s * 5:(s + 1) * 5]) for s in range(24)]
+        return np.array([d.max() for d in dists]), np.array([int(np.argmax(d)) for d in dists])
+
+    def _read_trays(self, image: np.ndarray, centres: dict[str, np.ndarray]) -> dict | None:
+        side = self.trays or tray_side(image, self.plane)
+        h, w = image.shape[:2]
+        rect = _tray_rect(side)
+        if not all(0 <= x < w and 0 <= y < h for x, y in self.plane_corners_mm(rect)):
+            return None
+        top, bottom = tray_halves(image, self.plane, side)
+        return {side: (_tray_half(top, centres, self.trays_model), _tray_half(bottom, centres, self.trays_model))}
+
+    def plane_corners_mm(self, rect) -> list[tuple[float, float]]:
+        x0, y0, x1, y1 = rect
+        pts = self.plane.to_image_points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        return [(float(x), float(y)) for x, y in pts]
+
+
+def tray_halves(image: np.ndarray, plane: Plane, side: str) -> tuple[np.ndarray, np.ndarray]:
+    """The two halves of a tray in Lab at 1 mm a pixel, each with its outer end first."""
+    lab = cv2.cvtColor(_warp_mm(image, plane, _tray_rect(side)), cv2.COLOR_BGR2LAB).astype(np.float32)
+    half = int(lab.shape[0] / 2)
+    return lab[:half - 5], lab[half + 5:][::-1]
+
+
+def looks_like_a_board(reader: BoardReader, image: np.ndarray, reading: ImageReading) -> bool:
+    """Whether the image, where the corners say, shows a board: the triangles' tips alternate in colour (compared
+    with their neighbours, so uneven light does not matter), or, on boards whose two point colours are alike,
+    the checkers read come in two sets of a plausible number (a photo of anything else reads as neither)."""
+    sure, counts = reader.read_points_only(image)
+    plane = reader.plane.rectify(image)
+    lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
+    tips = []
+    for slot in range(24):
+        cx, cy = Plane.px(slot_x(slot), 168.0 if slot_is_top(slot) else PLAY_HEIGHT - 168.0)
+        tips.append(lab[int(cy) - 1:int(cy) + 2, int(cx) - 1:int(cx) + 2].reshape(-1, 3).mean(axis=0))
+    next_one, next_two = [], []
+    for start in (0, 6, 12, 18):
+        for i in range(start, start + 6):
+            for step, out in ((1, next_one), (2, next_two)):
+                if i + step < start + 6 and counts[i] < 4 and counts[i + step] < 4:  # tips not under checkers
+                    out.append(np.linalg.norm(tips[i] - tips[i + step]))
+    if next_one and next_two and float(np.median(next_one)) > 1.5 * float(np.median(next_two)) + 4:
+        return True
+    seen = {c: sum(p.count for p in reading.points if p.colour == c) for c in COLOURS}
+    return all(4 <= n <= 15 for n in seen.values()) and 20 <= sum(seen.values()) <= 30
+
+
+def _warp_mm(image: np.ndarray, plane: Plane, rect, mm_per_px: float = 1.0) -> np.ndarray:
+    x0, y0, x1, y1 = rect
+    mm = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    dst = np.array([[0, 0], [(x1 - x0) / mm_per_px, 0], [(x1 - x0) / mm_per_px, (y1 - y0) / mm_per_px],
+                    [0, (y1 - y0) / mm_per_px]], np.float32)
+    src = np.array(plane.to_image_points(mm), np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(image, m, (int((x1 - x0) / mm_per_px), int((y1 - y0) / mm_per_px)),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _prefix_distribution(p: np.ndarray) -> np.ndarray:
+    """P(count = c), c = 0..5, from five independent 'covered' probabilities: checkers stand in a row from the
+    edge, so only prefixes are possible."""
+    p = np.clip(p.astype(np.float64), 1e-6, 1 - 1e-6)
+    log_on, log_off = np.log(p), np.log(1 - p)
+    scores = np.array([log_on[:c].sum() + log_off[c:].sum() for c in range(6)])
+    scores = np.exp(scores - scores.max())
+    out = np.zeros(16)
+    out[:6] = scores / scores.sum()
+    return out
+
+
+def _point_colour(lab: np.ndarray, slot: int, count: int) -> np.ndarray:
+    top = slot_is_top(slot)
+    values = []
+    for along in SLOT_ALONG[:max(1, min(count, 5))]:
+        cx, cy = Plane.px(slot_x(slot), along if top else PLAY_HEIGHT - along)
+        values.append(_disc(lab, cx, cy))
+    return np.median(np.array(values), axis=0)
+
+
+def _bar_colour(lab: np.ndarray, half: int, count: int) -> np.ndarray:
+    values = []
+    for along in BAR_ALONG[:max(1, min(count, 5))]:
+        cx, cy = Plane.px(BAR_X, along if half == 0 else PLAY_HEIGHT - along)
+        values.append(_disc(lab, cx, cy))
+    return np.median(np.array(values), axis=0)
+
+
+@lru_cache(maxsize=1)
+def _disc_mask() -> np.ndarray:
+    yy, xx = np.mgrid[-DISC:DISC + 1, -DISC:DISC + 1]
+    return (xx * xx + yy * yy) <= DISC * DISC
+
+
+def _disc(lab: np.ndarray, cx: float, cy: float) -> np.ndarray:
+    x, y = int(round(cx)), int(round(cy))
+    piece = lab[y - DISC:y + DISC + 1, x - DISC:x + DISC + 1][_disc_mask()]
+    return np.median(piece, axis=0)
+
+
+def _two_colours(samples: list[np.ndarray]) -> dict[str, np.ndarray]:
+    """The lighter and the darker checker colour (Lab) among the samples: two-means, seeded by the extremes."""
+    if not samples:
+        return {"light": np.array([200.0, 128, 128]), "dark": np.array([50.0, 128, 128])}
+    data = np.array(samples, np.float64)
+    light, dark = data[np.argmax(data[:, 0])], data[np.argmin(data[:, 0])]
+    if np.linalg.norm(light - dark) < 25:  # one set only: name it by its lightness
+        centre = data.mean(axis=0)
+        other = centre + np.array([-100.0 if centre[0] > 110 else 100.0, 0, 0])
+        return {"light": centre, "dark": other} if centre[0] > 110 else {"light": other, "dark": centre}
+    for _ in range(8):
+        near_light = np.linalg.norm(data - light, axis=1) <= np.linalg.norm(data - dark, axis=1)
+        light, dark = data[near_light].mean(axis=0), data[~near_light].mean(axis=0)
+    return {"light": light, "dark": dark}
+
+
+def _model_light(logits: np.ndarray, dist: np.ndarray) -> float:
+    """The colour model's P(light) over the places a checker covers (its logits add up: independent looks)."""
+    count = max(1, min(int(np.argmax(dist)), 5))
+    return float(1 / (1 + np.exp(-np.clip(logits[:count].sum(), -30, 30))))
+
+
+def _colour_of(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float) -> tuple[str, float]:
+    """Colour by the nearer set, checked by the colour model (which sees rims and shading, so glare that makes
+    a dark checker look pale does not fool it). When the two disagree, the model decides and the reading is
+    marked unsure."""
+    d_light = float(np.linalg.norm(sample - centres["light"]))
+    d_dark = float(np.linalg.norm(sample - centres["dark"]))
+    colour, near, far = ("light", d_light, d_dark) if d_light <= d_dark else ("dark", d_dark, d_light)
+    sure = float(np.clip(2 * (far - near) / (far + near + 1e-6), 0, 1))
+    model = "light" if p_light >= 0.5 else "dark"
+    model_sure = abs(p_light - 0.5) * 2
+    if model == colour:
+        return colour, max(sure, model_sure) if min(sure, model_sure) > 0.3 else min(sure, model_sure)
+    return model, 0.0
+
+
+def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> SlotRead:
+    best = int(np.argmax(dist))
+    possible = np.nonzero(dist >= SPREAD)[0]
+    low, high = int(min(possible.min(), best)), int(max(possible.max(), best))
+    mass = float(dist[low:high + 1].sum())
+    if best == 0 and high == 0:
+        return SlotRead(None, 0, 0, 0, mass)
+    if sample is None:
+        return SlotRead(None, 0, 0, high, 0.0)
+    colour, sure = _colour_of(sample, centres, p_light)
+    if best == 0:  # probably empty, perhaps a checker: the range carries the doubt
+        return SlotRead(colour, 0, 0, high, mass * sure)
+    return SlotRead(colour, best, low, high, mass * sure)
+
+
+def _half_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> HalfRead:
+    best = int(np.argmax(dist))
+    if best == 0 or sample is None:
+        return HalfRead(None, 0, float(dist[0]))
+    colour, sure = _colour_of(sample, centres, p_light)
+    return HalfRead(colour, best, float(dist[best]) * sure)
+
+
+TRAY_ROWS = 110
+"""Millimetres of a tray half the tray model sees, from the outer end: fifteen checkers on edge take 100."""
+
+
+def tray_profile(lab: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[np.ndarray, float]:
+    """One tray half (1 mm a row, outer end first) as the tray model sees it: per row, how far its colour is
+    from the empty tray, the lighter and the darker set, scaled by how far the sets are from the empty tray.
+    Also the contrast (Lab units) between the empty tray and the nearer checker colour."""
+    width = lab.shape[1]
+    rows = np.median(lab[:, width // 5: width - width // 5], axis=1)
+    empty = np.median(rows[-40:], axis=0)  # the inner end: fifteen checkers never reach it
+    rows = rows[:TRAY_ROWS]
+    contrast = min(float(np.linalg.norm(empty - centres["light"])), float(np.linalg.norm(empty - centres["dark"])))
+    scale = max(contrast, 8.0)
+    feats = np.stack([np.linalg.norm(rows - ref, axis=1) / scale
+                      for ref in (empty, centres["light"], centres["dark"])], axis=1)
+    return feats.ravel().astype(np.float32), contrast
+
+
+def _tray_half(lab: np.ndarray, centres, model: MLP) -> HalfRead:
+    feats, contrast = tray_profile(lab, centres)
+    dist = model.probabilities(feats[None, :])[0]
+    count = int(np.argmax(dist))
+    sure = float(dist[count]) * float(np.clip((contrast - 8) / 16, 0, 1))
+    if count == 0:
+        return HalfRead(None, 0, sure)
+    rows = feats.reshape(-1, 3)[:int(6 + 6.5 * count)]
+    colour = "light" if np.median(rows[:, 1]) < np.median(rows[:, 2]) else "dark"
+    return HalfRead(colour, count, sure)
+
+
+def tray_side(image: np.ndarray, plane: Plane) -> str:
+    """Which side the trays are on: a tray's empty inner end is one colour across its width; the other side's
+    strip is part frame, part table."""
+    spread = {}
+    for side in ("left", "right"):
+        lab = cv2.cvtColor(_warp_mm(image, plane, _tray_rect(side)), cv2.COLOR_BGR2LAB).astype(np.float32)
+        middle = lab[int(PLAY_HEIGHT / 2) - 60:int(PLAY_HEIGHT / 2) - 10]
+        columns = np.median(middle, axis=0)
+        spread[side] = float(np.linalg.norm(columns.std(axis=0)))
+    return min(spread, key=spread.get)  # type: ignore[arg-type]
+
+
+def _tray_rect(side: str) -> tuple[float, float, float, float]:
+    x0 = PLAY_WIDTH + FRAME / 2 if side == "right" else -FRAME / 2 - TRAY_WIDTH
+    return (x0, 0.0, x0 + TRAY_WIDTH, PLAY_HEIGHT)
+
+
+def _hand_over_frame(plane: np.ndarray) -> str | None:
+    """An arm reaches over the board's frame from a player's side: a run of the frame band, above or below the
+    playing area, far from the band's own colour around it (a running median wider than any arm, so uneven
+    light along the frame is not taken for a hand)."""
+    h = plane.shape[0]
+    x0, _ = Plane.px(-20, 0)
+    x1, _ = Plane.px(PLAY_WIDTH + 20, 0)
+    for name, band in (("top", plane[0:4, int(x0):int(x1)]), ("bottom", plane[h - 4:h, int(x0):int(x1)])):
+        cols = band.astype(np.float32).mean(axis=0)
+        ref = np.stack([_running_median(cols[:, c], 81) for c in range(3)], axis=1)
+        off = np.linalg.norm(cols - ref, axis=1) > 35
+        run = best = 0
+        for flag in off:
+            run = run + 1 if flag else 0
+            best = max(best, run)
+        if best >= 14:  # an arm is 30-45 pixels here; a corner marker 12
+            return f"a hand over the board ({name} edge)"
+    return None
+
+
+def _running_median(values: np.ndarray, window: int) -> np.ndarray:
+    pad = window // 2
+    padded = np.pad(values, pad, mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, window)
+    return np.median(windows, axis=1)
+
+
+__all__ = ["BoardReader", "looks_like_a_board", "HalfRead", "ImageReading", "NotABoard", "SlotRead"]
