@@ -18,6 +18,8 @@ def write_atomically(path: Path, content: str | bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        # mkstemp makes the file private; a written match or profile should be as readable as any other file
+        os.chmod(temp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(temp, path)
     except OSError as exc:
         raise CompanionError(f"cannot write {path}: {exc.strerror or exc}") from exc

@@ -20,7 +20,7 @@ MM_PER_PX = 2.0
 """The rectified plane's resolution: a checker is 21 pixels across, enough to see its rim."""
 MARGIN_X = FRAME + TRAY_WIDTH + FRAME / 2 + 8
 """The plane reaches past the playing area on both sides far enough to hold either tray."""
-MARGIN_Y = 10.0
+MARGIN_Y = 20.0
 SLOT_ALONG = tuple(CHECKER / 2 + k * CHECKER for k in range(5))
 """Where the five checkers of a column lie, measured from the point's base (the board's edge)."""
 BAR_ALONG = tuple(PLAY_HEIGHT / 2 - CHECKER * (0.9 + k) for k in range(5))

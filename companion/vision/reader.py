@@ -414,10 +414,13 @@ def _hand_over_frame(plane: np.ndarray) -> str | None:
     """An arm reaches over the board's frame from a player's side: a run of the frame band, above or below the
     playing area, far from the band's own colour around it (a running median wider than any arm, so uneven
     light along the frame is not taken for a hand)."""
-    h = plane.shape[0]
     x0, _ = Plane.px(-20, 0)
     x1, _ = Plane.px(PLAY_WIDTH + 20, 0)
-    for name, band in (("top", plane[0:4, int(x0):int(x1)]), ("bottom", plane[h - 4:h, int(x0):int(x1)])):
+    _, y_top = Plane.px(0, -18)  # well clear of the checkers' shadows at the edge
+    _, y_bottom = Plane.px(0, PLAY_HEIGHT + 8)
+    top, bottom = int(y_top), int(y_bottom)
+    for name, band in (("top", plane[top:top + 5, int(x0):int(x1)]),
+                       ("bottom", plane[bottom:bottom + 5, int(x0):int(x1)])):
         cols = band.astype(np.float32).mean(axis=0)
         ref = np.stack([_running_median(cols[:, c], 81) for c in range(3)], axis=1)
         off = np.linalg.norm(cols - ref, axis=1) > 35

@@ -1,0 +1,126 @@
+"""Calibration three ways (markers, corners given, from the board alone), profiles, a nudged board."""
+
+import numpy as np
+import pytest
+
+from companion.rules import Position
+from companion.sim import STYLES, Effects, Pose
+from companion.sim.render import Renderer, Scene
+from companion.sim.truth import image_corners
+from companion.vision.calibrate import CalibrationError, calibrate, verify
+from companion.vision.markers import MarkersNotFound, find_markers, pdf_of, sheet, write_sheet
+from companion.vision.orientation import Orientation
+from companion.vision.plane import parse_corners
+from companion.vision.profile import Profile, ProfileError
+from companion.vision.reader import BoardReader
+
+
+def _render(position, style=1, markers=False, seed=3, **pose):
+    scene = Scene.from_position(position, 0, markers=markers)
+    return Renderer(STYLES[style]).render(scene, Pose(**pose), Effects(light=0.1, noise=4, jpeg=85),
+                                          np.random.default_rng(seed))
+
+
+def test_markers_sheet_is_a_pdf_and_a_png_with_four_findable_markers(tmp_path):
+    paths = write_sheet(tmp_path / "markers.pdf")
+    assert [p.suffix for p in paths] == [".pdf", ".png"]
+    assert paths[0].read_bytes().startswith(b"%PDF-1.4") and paths[0].read_bytes().rstrip().endswith(b"%%EOF")
+    page = sheet(150)
+    assert sorted(find_markers(page)) == [0, 1, 2, 3]
+    assert b"/MediaBox [0 0 595.28 841.89]" in pdf_of(page, 210, 297)  # A4 at true size
+
+
+def test_markers_profile_follows_a_nudged_board(tmp_path):
+    image, label = _render(Position.start(), markers=True, tilt=20, roll=3)
+    result = calibrate(image, corners=image_corners(label))
+    assert result.profile.localisation == "markers"
+    result.profile.save(tmp_path / "board.toml")
+    profile = Profile.load(tmp_path / "board.toml")
+    assert profile == result.profile or profile.marker_corners is not None
+    # the board is pushed and turned on the table: the markers go with it
+    moved, moved_label = _render(Position.start(), markers=True, tilt=20, roll=9, shift=(0.04, -0.03))
+    corners, warning = profile.locate(moved)
+    assert warning is None
+    assert np.abs(np.array(corners) - np.array(image_corners(moved_label))).max() < 3
+    assert verify(profile, moved) is None
+    # a profile made with fixed corners cannot follow: the start no longer reads back
+    fixed = Profile(profile.corners, profile.orientation, "corners", None, profile.frame_size, profile.trays)
+    assert verify(fixed, moved) is not None
+
+
+def test_markers_missing_fall_back_to_the_calibrated_corners():
+    image, label = _render(Position.start(), markers=True, tilt=15)
+    profile = calibrate(image, corners=image_corners(label)).profile
+    plain, _ = _render(Position.start(), markers=False, tilt=15)
+    corners, warning = profile.locate(plain)
+    assert "markers not found" in warning and corners == profile.corners
+    with pytest.raises(CalibrationError):
+        calibrate(plain, corners=image_corners(label), markers=True)
+
+
+def test_corners_given_by_hand_learn_colours_and_sides():
+    for from_player1, home_right in ((False, True), (True, False)):
+        image, label = _render(Position.start(), style=0, tilt=18, roll=-4, from_player1=from_player1,
+                               home_right=home_right)
+        profile = calibrate(image, corners=image_corners(label), markers=False).profile
+        o = profile.orientation
+        assert o.player0_at_bottom  # player 0 is whoever sits at the bottom of the picture...
+        # ... which is the renderer's player 0 unless the camera stands on player 1's side
+        assert o.player0_colour == ("dark" if from_player1 else "light")
+        # both home boards lie on the same side of the board: one player's right is the other's left
+        assert o.home_right == (home_right != from_player1)
+        assert profile.trays == ("right" if home_right != from_player1 else "left")
+        named = calibrate(image, corners=image_corners(label), markers=False, player0="light").profile.orientation
+        assert named.player0_colour == "light" and named.player0_at_bottom == (not from_player1)
+
+
+def test_from_the_board_alone_on_a_well_lit_board():
+    image, label = _render(Position.start(), style=4, tilt=10, roll=4)
+    result = calibrate(image, markers=False)
+    assert result.how == "found from the board"
+    assert np.abs(np.array(result.profile.corners) - np.array(image_corners(label))).max() < 4
+
+
+def test_calibration_refuses_a_board_not_in_the_start_position():
+    position = Position.start().play("13/7 8/7", 6, 1).position
+    image, label = _render(position, tilt=10)
+    with pytest.raises(CalibrationError, match="starting position"):
+        calibrate(image, corners=image_corners(label), markers=False)
+
+
+def test_profiles_round_trip_and_bad_ones_say_what_is_wrong(tmp_path):
+    profile = Profile(((1.5, 2), (100, 2), (100, 80), (1, 80)), Orientation(False, True, "dark"), "corners",
+                      None, (640, 480), "left", {"light": (200.0, 210.0, 220.0), "dark": (20.0, 20.0, 30.0)})
+    path = tmp_path / "p.toml"
+    profile.save(path)
+    assert Profile.load(path) == profile
+    path.write_text("corners = [[1, 2]]\n")
+    with pytest.raises(ProfileError, match="incomplete"):
+        Profile.load(path)
+    path.write_text("corners = [[1, 2]\n")
+    with pytest.raises(ProfileError, match="cannot read"):
+        Profile.load(path)
+    with pytest.raises(ProfileError, match="run companion calibrate"):
+        Profile.load(tmp_path / "missing.toml")
+
+
+def test_corner_arguments_are_checked():
+    assert parse_corners("1,2 30,2 30,40 1,40")[2] == (30.0, 40.0)
+    for bad in ("1,2 3,4", "1,2 30,2 30,40 x,40", "0,0 10,10 0,10 10,0"):
+        with pytest.raises(ValueError):
+            parse_corners(bad)
+
+
+def test_a_reading_through_a_profile_is_in_player0s_numbering():
+    image, label = _render(Position.start(), style=0, tilt=12, from_player1=True)
+    profile = calibrate(image, corners=image_corners(label), markers=False, player0="light").profile
+    board = BoardReader(profile.corners, trays=profile.trays).read(image).to_board_reading(profile.orientation)
+    assert board.points[5].owner == 0 and board.points[5].count == 5  # player 0's 6-point
+    assert board.points[0].owner == 1 and board.points[0].count == 2  # player 1's 24-point
+
+
+def test_markers_not_found_is_a_clear_error():
+    from companion.vision.markers import MarkerFrame
+
+    with pytest.raises(MarkersNotFound, match="top-left"):
+        MarkerFrame(((0, 0), (1, 0), (1, 1), (0, 1))).locate(np.zeros((200, 200, 3), np.uint8))
