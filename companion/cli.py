@@ -194,11 +194,16 @@ def _recorder_for(args: argparse.Namespace):
 
 
 def _source_for(args: argparse.Namespace, delay: float):
-    from companion.sources import DiceCupSource, ReplaySource
+    from companion.sources import CameraSource, DiceCupSource, ReplaySource, Sources
 
-    if args.camera is not None or args.video or args.profile:
-        raise CompanionError("reading the board from a camera or video needs the vision pipeline, which is not built "
-                             "yet; use --replay FILE, --dicecup PORT or type the game")
+    if args.camera is not None or args.video:
+        from companion.vision.profile import Profile, default_profile_path
+
+        profile = Profile.load(Path(args.profile) if args.profile else default_profile_path())
+        camera = CameraSource(args.video or str(args.camera), profile)
+        if args.dicecup:
+            return Sources([camera, DiceCupSource(None if args.dicecup == "auto" else args.dicecup)]), None
+        return camera, None
     if args.replay:
         from companion.record.recorder import load_any
 
@@ -270,14 +275,19 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     from companion.record.journal import JournalHeader
     from companion.record.recorder import Recorder, load_any
-    from companion.sources import ReplaySource
+    from companion.sources import FilmSource, ReplaySource
 
-    demo = files("companion") / "data" / "demo.mat"
-    loaded, _ = load_any(str(demo))
     folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
-    recorder = Recorder.create(folder / "demo.jsonl",
-                               JournalHeader(loaded.names, loaded.header.length, metadata={"Event": "demo"}))
-    source = ReplaySource(loaded.observations, args.delay, name="demo match")
+    if args.match:
+        demo = files("companion") / "data" / "demo.mat"
+        loaded, _ = load_any(str(demo))
+        recorder = Recorder.create(folder / "demo.jsonl",
+                                   JournalHeader(loaded.names, loaded.header.length, metadata={"Event": "demo"}))
+        source = ReplaySource(loaded.observations, args.delay, name="demo match")
+    else:  # a game rendered as it is watched, read by vision
+        recorder = Recorder.create(folder / "demo.jsonl", JournalHeader(("Light", "Dark"), 0,
+                                                                        metadata={"Event": "demo film"}))
+        source = FilmSource(seed=args.seed)
     try:
         if args.no_ui:
             args.print_events, args.seconds = True, args.seconds
@@ -552,9 +562,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--resume", type=Path, metavar="JOURNAL", help="go on with a journalled match after a crash")
     run.add_argument("--replay", metavar="FILE", help="replay a journal, .mat or .sgf as if it were seen live")
     run.add_argument("--dicecup", metavar="PORT", help="take the dice from an electronic dice cup (or 'auto')")
-    run.add_argument("--camera", type=int, help="camera index (needs the vision pipeline)")
-    run.add_argument("--video", help="a video file of a match (needs the vision pipeline)")
-    run.add_argument("--profile", help="a board calibration profile (needs the vision pipeline)")
+    run.add_argument("--camera", type=int, help="camera index: the board is read by vision")
+    run.add_argument("--video", help="a video file, folder of images or URL to read the board from")
+    run.add_argument("--profile", help="the board profile from companion calibrate (default: the user's config)")
     run.add_argument("--no-ui", action="store_true", help="no app: process the source (or typed lines) to a record")
     run.add_argument("--out", type=Path, help="export the match here at the end (.mat or .sgf)")
     run.add_argument("--delay", type=float, help="seconds between replayed observations")
@@ -562,10 +572,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--print-events", action="store_true", help="with --no-ui: print each event once journalled")
     run.set_defaults(handler=_cmd_run)
 
-    demo = sub.add_parser("demo", help="the app replaying a bundled match, with hints (no camera, no hardware)",
-                          description="Start here, with no camera and no hardware: a recorded 7-point match is played "
-                          "through the referee, the recorder and the engine, with hints, cube advice and play ratings.")
-    demo.add_argument("--delay", type=float, default=0.4, help="seconds between observations")
+    demo = sub.add_parser("demo", help="the app watching a rendered game through vision, with hints (no camera, "
+                          "no hardware)",
+                          description="Start here, with no camera and no hardware: a game is rendered as a camera would "
+                          "film it and read by vision, refereed, recorded and analysed, with hints, cube advice and play "
+                          "ratings. --match replays a recorded 7-point match instead.")
+    demo.add_argument("--match", action="store_true", help="replay the bundled 7-point match instead of a film")
+    demo.add_argument("--seed", type=int, default=1, help="which rendered game")
+    demo.add_argument("--delay", type=float, default=0.4, help="with --match: seconds between observations")
     demo.add_argument("--no-ui", action="store_true", help="print the events instead of showing the app")
     demo.add_argument("--seconds", type=float, default=0, help="stop after this long")
     demo.add_argument("--out", type=Path, help="with --no-ui: export the match here at the end")

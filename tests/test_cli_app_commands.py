@@ -71,13 +71,14 @@ def test_run_replay_to_a_mat_file(tmp_path):
     assert audit_match(read_match_file(out)).final_score == (7, 4)
 
 
-def test_camera_sources_say_what_is_missing(tmp_path, capsys):
+def test_camera_sources_need_a_calibrated_profile(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     assert main(["run", "--no-ui", "--camera", "0", "--journal", str(tmp_path / "c.jsonl")]) == 2
-    assert "vision" in capsys.readouterr().err
+    assert "run companion calibrate first" in capsys.readouterr().err
 
 
 def test_demo_without_ui_plays_the_bundled_match(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--no-ui", "--delay", "0", "--out",
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--match", "--no-ui", "--delay", "0", "--out",
                              str(tmp_path / "d.mat")], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "wins the match 7-4" in result.stdout
@@ -99,7 +100,7 @@ def test_demo_app_starts_and_plays_with_hints(tmp_path, monkeypatch):
     monkeypatch.setattr(app_module, "CompanionApp", Probe)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(Probe, "run", lambda self: _run_headless_app(self))
-    assert cli.main(["demo", "--delay", "0.05"]) == 0
+    assert cli.main(["demo", "--match", "--delay", "0.05"]) == 0
     app = seen["app"]
     assert len(app.recorder.observations) > 5
     assert app.mode == "train"
