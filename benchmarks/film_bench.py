@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.referee import Referee  # noqa: E402
-from companion.referee.events import IllegalPlay, NeedsAttention, PlayMade  # noqa: E402
+from companion.referee.events import PlayMade  # noqa: E402
 from companion.referee.observations import DiceReading  # noqa: E402
 from companion.sim import STYLES, Effects, Pose  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour  # noqa: E402

@@ -1,6 +1,7 @@
 """`companion analyse`, `convert`, `run` and `demo` from the command line, checked against independent answers."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +119,13 @@ def _run_headless_app(app):
             assert "Hint" in str(app.query_one("#hints").render()) or "Cube" in str(app.query_one("#cube").render())
 
     asyncio.run(go())
+
+
+def test_demo_reads_a_rendered_game_through_vision(tmp_path):
+    """The default demo: a game rendered as it is watched, its checkers read from the pixels, plays refereed."""
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--no-ui", "--seconds", "14"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    plays = [line for line in result.stdout.splitlines() if " plays " in line and ":" in line]
+    assert len(plays) >= 3, result.stdout
+    assert "Illegal" not in result.stdout and "Needs attention" not in result.stdout
