@@ -8,7 +8,8 @@ the stillness gate and the board reader with the profile's corners; the referee 
 The dice are taken from the film's labels at the same moments (reading dice from the camera is issue 6's
 work): the board reader alone is measured here.
 
-Identified: the referee announced exactly the play that was made. Wrong: it announced another play.
+Identified: for the turn's position and player, the referee announced exactly the play that was made (its last
+word, if it revised). Wrong: it announced another play for that turn.
 Unidentified plays are counted with what the referee said instead (NeedsAttention is the honest answer to a
 doubtful read; an IllegalPlay for a legal play is a false alarm).
 """
@@ -27,13 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.referee import Referee  # noqa: E402
 from companion.referee.events import PlayMade  # noqa: E402
-from companion.referee.observations import DiceReading  # noqa: E402
 from companion.sim import STYLES, Effects, Pose  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour  # noqa: E402
 from companion.sim.video import GameFilm, self_play  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.watch import BoardWatcher  # noqa: E402
+from companion.sources import FilmObserver  # noqa: E402
 
 
 def run_film(seed: int, width: int, height: int, max_turns: int) -> dict:
@@ -47,42 +47,25 @@ def run_film(seed: int, width: int, height: int, max_turns: int) -> dict:
     if max_turns:
         turns = turns[:max_turns]
     film = GameFilm(style, pose, effects, fps=20, width=width, height=height, seed=seed)
-    watcher = None
+    orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
+    trays = "right" if orientation.tray_on_right() else "left"
+    observer = FilmObserver(turns[0].player,
+                            lambda image, label: Profile(image_corners(label), orientation, "corners", trays=trays))
     referee = Referee()
-    dice_seen: tuple[int, ...] = ()
-    first = turns[0]
-    made: list[PlayMade] = []
-    said = Counter()
-    for image, label, _phase in film.film(turns):
-        if watcher is None:
-            orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
-            trays = "right" if orientation.tray_on_right() else "left"
-            watcher = BoardWatcher(Profile(image_corners(label), orientation, "corners", trays=trays))
-        reading = watcher.feed(image, label.time)
-        if reading is None:
-            continue
-        # the board first: when a still moment was missed, the play came before the next roll
-        for event in referee.observe(reading):
+    made: dict[tuple, object] = {}
+    said: Counter = Counter()
+    for observation in observer.observations(film.film(turns)):
+        for event in referee.observe(observation):
             said[type(event).__name__] += 1
-            if isinstance(event, PlayMade):
-                made.append(event)
-        dice = tuple(label.dice)
-        if dice != dice_seen:
-            if dice and not made and not dice_seen:  # the opening roll: the first mover's die is higher
-                hi, lo = max(dice), min(dice)
-                dice = (hi, lo) if first.player == 0 else (lo, hi)
-            for event in referee.observe(DiceReading(dice)):
-                said[type(event).__name__] += 1
-                if isinstance(event, PlayMade):
-                    made.append(event)
-            dice_seen = tuple(label.dice)
-    truth = [(t.player, t.play.position) for t in turns if t.play is not None]
-    got = [(e.player, e.play.position) for e in made if not e.revised]
-    identified = sum(1 for a, b in zip(truth, got) if a == b)
-    wrong = sum(1 for a, b in zip(truth, got) if a != b)
+            if isinstance(event, PlayMade):  # a revised play replaces the one announced for the same turn
+                made[(event.player, event.before)] = event.play.position
+    truth = {(t.player, t.before): t.play.position for t in turns if t.play is not None}
+    identified = sum(1 for key, after in truth.items() if made.get(key) == after)
+    wrong = sum(1 for key, after in made.items() if key in truth and truth[key] != after)
+    status = observer.watcher.status if observer.watcher else None
     return {"style": style.name, "tilt": round(pose.tilt), "plays": len(truth), "identified": identified,
-            "wrong": wrong, "frames": watcher.status.frames if watcher else 0,
-            "readings": watcher.status.readings if watcher else 0, "said": said}
+            "wrong": wrong, "frames": status.frames if status else 0, "readings": status.readings if status else 0,
+            "said": said}
 
 
 def main() -> int:

@@ -61,6 +61,10 @@ def judge(reading, label, orient: Orientation) -> dict:
     out["bar_ok"] = reading.bar_counts() == bar_truth
     board = reading.to_board_reading(orient)
     out["off_ok"] = board.off is not None and all(board.off[p].count == label.off[p] for p in (0, 1))
+    # what a referee would act on: a wrong bar or tray counts only when it is claimed sure
+    out["sure_extra_ok"] = all(board.bar[p].count == label.bar[p] or board.bar[p].confidence < 0.8 for p in (0, 1)) \
+        and (board.off is None or all(board.off[p].count == label.off[p] or board.off[p].confidence < 0.8
+                                      for p in (0, 1)))
     return out
 
 
@@ -101,14 +105,9 @@ def main() -> int:
             false_busy[1] += reading.busy is not None
         result = judge(reading, label, orient)
         frame_ok = result["correct"] == result["points"] and result["bar_ok"] and result["off_ok"]
-        # what the referee would be handed: nothing when busy; otherwise wrong only if a point is wrong or the
-        # bar or trays are wrong *and* claimed sure
-        board = reading.to_board_reading(orient)
-        sure_extra_ok = all(board.bar[p].count == label.bar[p] or board.bar[p].confidence < 0.8 for p in (0, 1)) and \
-            (board.off is None or all(board.off[p].count == label.off[p] or board.off[p].confidence < 0.8 for p in (0, 1)))
-        if reading.busy is None:
+        if reading.busy is None:  # a busy reading is not handed to the referee
             totals["handed"] += 1
-            totals["handed_ok"] += result["correct"] == result["points"] and sure_extra_ok
+            totals["handed_ok"] += result["correct"] == result["points"] and result["sure_extra_ok"]
         for key in ("points", "correct", "exact", "confident_miss", "tall", "tall_exact"):
             totals[key] += result[key]
         totals["frames"] += 1

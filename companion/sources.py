@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from companion.referee.observations import DiceReading, Observation
 
@@ -107,13 +107,45 @@ class CameraSource:
         self.stop_event.set()
 
 
+class FilmObserver:
+    """A rendered game film as a camera source sees it: the board read from the pixels at each still moment, then
+    the dice, in the order a table shows them (a play is made before the next roll).
+
+    The dice are taken from the film's labels until the camera reads dice (issue 6). `profile_for(image, label)`
+    gives the board profile from the first frame (the demo calibrates on it; the benchmark uses the truth)."""
+
+    def __init__(self, first_mover: int, profile_for: Callable) -> None:
+        self.first_mover, self.profile_for = first_mover, profile_for
+        self.watcher = None
+
+    def observations(self, frames: Iterable) -> Iterator[Observation]:
+        from companion.vision.watch import BoardWatcher
+
+        dice_seen: tuple[int, ...] = ()
+        opening = True
+        for image, label, _phase in frames:
+            if self.watcher is None:
+                self.watcher = BoardWatcher(self.profile_for(image, label))
+            reading = self.watcher.feed(image, label.time)
+            if reading is None:
+                continue
+            yield reading
+            dice = tuple(label.dice)
+            if dice == dice_seen:
+                continue
+            dice_seen = dice
+            if dice and opening:  # the opening roll lists player 0's die first; the first mover's is higher
+                opening = False
+                dice = (max(dice), min(dice)) if self.first_mover == 0 else (min(dice), max(dice))
+            yield DiceReading(dice)
+
+
 @dataclass
 class FilmSource:
     """A self-played game rendered as it is watched, read by vision in real time: the demo's camera.
 
-    The film is calibrated like a real board (its first frame, the starting position, with the playing area's
-    corners as a user would give them). The dice are taken from the film's labels until the camera reads dice
-    (issue 6); the checkers are read from the pixels."""
+    The film is calibrated like a real board: on its first frame (the starting position), with the playing
+    area's corners as a user would give them."""
 
     seed: int = 0
     width: int = 960
@@ -129,36 +161,30 @@ class FilmSource:
         from companion.sim.truth import image_corners
         from companion.sim.video import GameFilm, self_play
         from companion.vision.calibrate import calibrate
-        from companion.vision.watch import BoardWatcher
 
-        rng = np.random.default_rng(self.seed)
-        turns = self_play(rng)
+        turns = self_play(np.random.default_rng(self.seed))
         film = GameFilm(STYLES[self.seed % len(STYLES)], Pose(tilt=20, roll=4), Effects(light=0.15, noise=4, jpeg=85),
                         fps=self.fps, width=self.width, height=self.width * 9 // 16, seed=self.seed)
-        watcher = None
-        dice_seen: tuple[int, ...] = ()
-        started, shown = time.monotonic(), 0
-        for image, label, _phase in film.film(turns):
-            if self.stop_event.wait(max(0.0, started + label.time - time.monotonic())):
-                return
-            if watcher is None:
-                profile = calibrate(image, corners=image_corners(label), markers=False).profile
-                watcher = BoardWatcher(profile)
-                status("film: calibrated on the starting position")
-            reading = watcher.feed(image, label.time)
-            if reading is None:
-                continue
-            emit(reading)
-            dice = tuple(label.dice)
-            if dice != dice_seen:
-                if dice and not dice_seen and shown == 0:  # the opening roll: the first mover's die is higher
-                    dice = (max(dice), min(dice)) if turns[0].player == 0 else (min(dice), max(dice))
-                emit(DiceReading(dice))
-                dice_seen = tuple(label.dice)
-                shown += 1
-            status(f"film: {label.time:.0f} s, {watcher.status.readings} board readings, "
-                   f"confidence {watcher.status.confidence:.2f}")
-        status("film: finished")
+        started = time.monotonic()
+
+        def paced():
+            for image, label, phase in film.film(turns):
+                if self.stop_event.wait(max(0.0, started + label.time - time.monotonic())):
+                    return
+                yield image, label, phase
+
+        def calibrated(image, label):
+            status("film: calibrated on the starting position")
+            return calibrate(image, corners=image_corners(label), markers=False).profile
+
+        observer = FilmObserver(turns[0].player, calibrated)
+        for observation in observer.observations(paced()):
+            emit(observation)
+            watch = observer.watcher.status
+            seen = watch.last.time if watch.last is not None else 0.0
+            status(f"film: {seen:.0f} s, {watch.readings} board readings, confidence {watch.confidence:.2f}")
+        if not self.stop_event.is_set():
+            status("film: finished")
 
     def stop(self) -> None:
         self.stop_event.set()
@@ -191,4 +217,4 @@ def run_source_until_done(source, emit: Emit, status: Status, timeout: float | N
     source.run(emit, status)
 
 
-__all__ = ["CameraSource", "DiceCupSource", "FilmSource", "ReplaySource", "Sources", "run_source_until_done"]
+__all__ = ["CameraSource", "DiceCupSource", "FilmObserver", "FilmSource", "ReplaySource", "Sources", "run_source_until_done"]

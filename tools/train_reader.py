@@ -28,7 +28,7 @@ from companion.vision.features import point_strips, slot_features, slot_patches,
 from companion.vision.mlp import MLP  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.plane import Plane  # noqa: E402
-from companion.vision.reader import _two_colours, _point_colour, tray_halves, tray_profile  # noqa: E402
+from companion.vision.reader import point_colour, tray_halves, tray_profile, two_colours  # noqa: E402
 import cv2  # noqa: E402
 
 TRAIN = replace(DEV, name="train", seed_base=500_000, random_styles=1 / 3)
@@ -81,14 +81,14 @@ def one_frame(index: int):
             for k in range(min(count, 5)):
                 colour_rows.append(slot * 5 + k)
                 colour_y.append(orient.colour_of(owner) == "light")
-            samples.append(_point_colour(lab, slot, count))
+            samples.append(point_colour(lab, slot, count))
     for h, top in enumerate((True, False)):
         player = orient.bar_owner(top)
         for k in range(min(label.bar[player], 5)):
             colour_rows.append(120 + 5 * h + k)
             colour_y.append(orient.colour_of(player) == "light")
     # trays: each half of the true tray, labelled with its count
-    centres = _two_colours(samples)
+    centres = two_colours(samples)
     side = "right" if orient.tray_on_right() else "left"
     tray_x, tray_y = [], []
     for top, lab_half in zip((True, False), tray_halves(image, Plane.from_corners(tuple(map(tuple, corners))), side)):

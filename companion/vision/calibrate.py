@@ -16,9 +16,9 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.referee.observations import BoardReading
 from companion.rules import Position
-from companion.vision.markers import MarkerFrame, find_markers, IDS
+from companion.vision.markers import IDS, MarkerFrame, find_markers
 from companion.vision.orientation import COLOURS, Orientation
-from companion.vision.plane import Corners
+from companion.vision.plane import Corners, Plane
 from companion.vision.profile import Profile
 from companion.vision.reader import BoardReader, ImageReading, tray_side
 
@@ -67,7 +67,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     marker_corners = MarkerFrame.learn(image, corners).corners if use_markers else None
     if use_markers:
         how += ", followed by the markers"
-    side = tray_side(image, BoardReader(corners).plane)
+    side = tray_side(image, Plane.from_corners(corners))
     reading = BoardReader(corners, trays=side).read(image)
     if reading.busy:
         raise CalibrationError(f"{reading.busy}: calibrate with nothing over the board")

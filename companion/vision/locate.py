@@ -40,7 +40,7 @@ def find_outline(image: np.ndarray) -> np.ndarray:
     mask = (np.linalg.norm(lab - table, axis=2) > max(18.0, 4 * spread)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         raise BoardNotFound("no board stands out from the table: give the corners (--corners) or use markers")
     contour = max(contours, key=cv2.contourArea)
@@ -55,14 +55,12 @@ def find_outline(image: np.ndarray) -> np.ndarray:
             break
     if quad is None:
         raise BoardNotFound("the board's outline is not a quadrilateral (something over its edge?)")
-    quad = _refine(quad, mask)
+    quad = _refine(quad, contour.reshape(-1, 2).astype(np.float64))
     return _order(quad / small_scale)
 
 
-def _refine(quad: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Each side fitted as a line through the mask's edge pixels near it; corners where the lines meet."""
-    edges = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
-    pts = max(edges, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Each side fitted as a line through the outline's pixels near it; corners where the lines meet."""
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -100,7 +98,7 @@ def playing_area(image: np.ndarray) -> Corners:
     best, best_score = None, np.inf
     # the quadrilateral is the frame's outline (trays right or left) or, on a frame the table's colour, the
     # playing area itself, with or without the trays
-    tray = FRAME / 2 + TRAY_WIDTH
+    tray = OUTLINE_EXTRA
     for left, right, top, bottom in ((-FRAME, PLAY_WIDTH + FRAME + OUTLINE_EXTRA, -FRAME, PLAY_HEIGHT + FRAME),
                                      (-FRAME - OUTLINE_EXTRA, PLAY_WIDTH + FRAME, -FRAME, PLAY_HEIGHT + FRAME),
                                      (0.0, PLAY_WIDTH, 0.0, PLAY_HEIGHT), (0.0, PLAY_WIDTH + tray, 0.0, PLAY_HEIGHT),
@@ -121,7 +119,7 @@ def _fit_score(image: np.ndarray, corners: Corners) -> float:
     places and triangles where checkers should be make every point's reading unsure."""
     from companion.vision.reader import BoardReader
 
-    sure, _ = BoardReader(corners, trays="right").read_points_only(image)
+    sure = BoardReader(corners).point_certainty(image)
     return -float(np.mean(np.log(np.clip(sure, 1e-6, 1.0))))
 
 

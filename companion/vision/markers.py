@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -107,10 +108,7 @@ def write_sheet(out: Path, dpi: int = SHEET_DPI) -> list[Path]:
 def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """Centres of the corner markers found, by id."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    detector = cv2.aruco.ArucoDetector(_dictionary(), params)
-    corners, ids, _ = detector.detectMarkers(grey)
+    corners, ids, _ = _detector().detectMarkers(grey)
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found
@@ -118,6 +116,14 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
         if int(marker_id) in IDS and int(marker_id) not in found:
             found[int(marker_id)] = quad.reshape(4, 2).mean(axis=0)
     return found
+
+
+@lru_cache(maxsize=1)
+def _detector():
+    """Built once: the watcher looks for the markers every time the board settles."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(_dictionary(), params)
 
 
 _UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)

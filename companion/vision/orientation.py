@@ -8,6 +8,7 @@ is on his right, and which of the two checker sets (the lighter or the darker) i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from companion.rules.layout import PLAY_HEIGHT, PLAY_WIDTH, BoardLayout
 from companion.vision.plane import slot_is_top, slot_x
@@ -37,13 +38,7 @@ class Orientation:
 
     def point_of_slot(self, slot: int) -> int:
         """Player 0's point number (1..24) of image slot 0..23."""
-        x, y = self._layout_xy(slot_x(slot), 1.0 if slot_is_top(slot) else PLAY_HEIGHT - 1.0)
-        layout = BoardLayout(self.home_right)
-        for point in range(1, 25):
-            x0, y0, x1, y1 = layout.point_rect(point)
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                return point
-        raise AssertionError(f"slot {slot} is on no point")
+        return _points_of_slots(self)[slot]
 
     def bar_owner(self, top_half: bool) -> int:
         """Whose checkers wait on the bar in the image's top or bottom half (player 0's lie in the layout's
@@ -56,6 +51,18 @@ class Orientation:
 
     def tray_owner(self, top_half: bool) -> int:
         return 1 if top_half == self.player0_at_bottom else 0
+
+
+@lru_cache(maxsize=8)
+def _points_of_slots(orientation: Orientation) -> tuple[int, ...]:
+    """Where each image slot falls on the layout; worked out once per orientation, not per reading."""
+    layout = BoardLayout(orientation.home_right)
+    rects = [(point, layout.point_rect(point)) for point in range(1, 25)]
+    out = []
+    for slot in range(24):
+        x, y = orientation._layout_xy(slot_x(slot), 1.0 if slot_is_top(slot) else PLAY_HEIGHT - 1.0)
+        out.append(next(point for point, (x0, y0, x1, y1) in rects if x0 <= x <= x1 and y0 <= y <= y1))
+    return tuple(out)
 
 
 __all__ = ["COLOURS", "Orientation"]

@@ -8,7 +8,7 @@ The pipeline, in image order (see `companion.vision.plane`):
    layer, or a long squeezed column) as 5..15; the answer keeps its spread: `low`..`high` is where the evidence
    allows, so a stack the camera cannot count is handed on as a range, not a guess;
 4. the colours of the occupied points are split into the lighter and the darker set;
-5. trays are read at 1 mm a pixel, as runs of checkers on their edge from the tray's outer end;
+5. the trays' side is the profile's (or found), and each tray half is read at 1 mm a pixel by the tray model;
 6. a hand or arm across the board's frame makes the reading `busy`: the referee is not asked.
 
 `BoardReader.read()` gives an `ImageReading`; with an `Orientation` it becomes the referee's `BoardReading`.
@@ -73,7 +73,8 @@ class ImageReading:
     bar: tuple[HalfRead, HalfRead]
     """Top half, bottom half."""
     trays: dict[str, tuple[HalfRead, HalfRead]] | None
-    """'left' and/or 'right' side: (top half, bottom half); None when no tray is in the picture."""
+    """{side: (top half, bottom half)} for the trays' side ('left' or 'right'); None when the trays are not in
+    the picture."""
     colours: dict[str, tuple[float, float, float]]
     """The mean BGR of each set as seen."""
     busy: str | None = None
@@ -148,7 +149,7 @@ class BoardReader:
     """Reads boards placed where `corners` say. Cheap to build; models are loaded once per process."""
 
     def __init__(self, corners: Corners, *, trays: str | None = None, models: Path = MODELS) -> None:
-        """`trays`: 'left' or 'right' when a profile knows the trays' side; None reads both sides."""
+        """`trays`: 'left' or 'right' when a profile knows the trays' side; None finds it in each image."""
         self.plane = Plane.from_corners(corners)
         self.slots_model, self.stacks_model, self.colours_model, self.trays_model = _models(str(models))
         self.trays = trays
@@ -184,10 +185,11 @@ class BoardReader:
         lap("stacks")
         lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
         light_logit = self.colours_model.logits(features)[:, 0]
-        samples = {s: _point_colour(lab, s, int(np.argmax(dists[s]))) for s in range(24) if np.argmax(dists[s]) > 0}
+        samples = {s: point_colour(lab, s, int(np.argmax(dists[s]))) for s in range(24) if np.argmax(dists[s]) > 0}
         bar_dists = [_prefix_distribution(covered[120 + 5 * h:125 + 5 * h]) for h in (0, 1)]
-        bar_samples = {h: _bar_colour(lab, h, int(np.argmax(bar_dists[h]))) for h in (0, 1) if np.argmax(bar_dists[h])}
-        centres = _two_colours(list(samples.values()) + list(bar_samples.values()))
+        bar_samples = {h: _colour_along(lab, BAR_X, BAR_ALONG, h == 0, int(np.argmax(bar_dists[h])))
+                       for h in (0, 1) if np.argmax(bar_dists[h])}
+        centres = two_colours(list(samples.values()) + list(bar_samples.values()))
         points = tuple(_slot_read(dists[s], samples.get(s), centres, _model_light(light_logit[s * 5:s * 5 + 5], dists[s]))
                        for s in range(24))
         bar = tuple(_half_read(bar_dists[h], bar_samples.get(h), centres,
@@ -199,25 +201,21 @@ class BoardReader:
                for name, c in centres.items()}
         return ImageReading(points, bar, trays, bgr, busy, time, timings)  # type: ignore[arg-type]
 
-    def read_points_only(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """How sure the slot model is of each point's count, and the count (up to 5): a cheap measure of fit."""
+    def point_certainty(self, image: np.ndarray) -> np.ndarray:
+        """How sure the slot model is of each point's count (24 values): a cheap measure of how well the board
+        fits these corners."""
         covered = self.slots_model.probabilities(slot_features(slot_patches(self.plane.rectify(image))))
-        dists = [_prefix_distribution(covered[s * 5:(s + 1) * 5]) for s in range(24)]
-        return np.array([d.max() for d in dists]), np.array([int(np.argmax(d)) for d in dists])
+        return np.array([_prefix_distribution(covered[s * 5:(s + 1) * 5]).max() for s in range(24)])
 
     def _read_trays(self, image: np.ndarray, centres: dict[str, np.ndarray]) -> dict | None:
         side = self.trays or tray_side(image, self.plane)
         h, w = image.shape[:2]
-        rect = _tray_rect(side)
-        if not all(0 <= x < w and 0 <= y < h for x, y in self.plane_corners_mm(rect)):
+        x0, y0, x1, y1 = _tray_rect(side)
+        corners = self.plane.to_image_points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        if not all(0 <= x < w and 0 <= y < h for x, y in corners):
             return None
         top, bottom = tray_halves(image, self.plane, side)
         return {side: (_tray_half(top, centres, self.trays_model), _tray_half(bottom, centres, self.trays_model))}
-
-    def plane_corners_mm(self, rect) -> list[tuple[float, float]]:
-        x0, y0, x1, y1 = rect
-        pts = self.plane.to_image_points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-        return [(float(x), float(y)) for x, y in pts]
 
 
 def tray_halves(image: np.ndarray, plane: Plane, side: str) -> tuple[np.ndarray, np.ndarray]:
@@ -231,9 +229,8 @@ def looks_like_a_board(reader: BoardReader, image: np.ndarray, reading: ImageRea
     """Whether the image, where the corners say, shows a board: the triangles' tips alternate in colour (compared
     with their neighbours, so uneven light does not matter), or, on boards whose two point colours are alike,
     the checkers read come in two sets of a plausible number (a photo of anything else reads as neither)."""
-    sure, counts = reader.read_points_only(image)
-    plane = reader.plane.rectify(image)
-    lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
+    counts = [p.count for p in reading.points]
+    lab = cv2.cvtColor(reader.plane.rectify(image), cv2.COLOR_BGR2LAB).astype(np.float32)
     tips = []
     for slot in range(24):
         cx, cy = Plane.px(slot_x(slot), 168.0 if slot_is_top(slot) else PLAY_HEIGHT - 168.0)
@@ -273,19 +270,15 @@ def _prefix_distribution(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _point_colour(lab: np.ndarray, slot: int, count: int) -> np.ndarray:
-    top = slot_is_top(slot)
-    values = []
-    for along in SLOT_ALONG[:max(1, min(count, 5))]:
-        cx, cy = Plane.px(slot_x(slot), along if top else PLAY_HEIGHT - along)
-        values.append(_disc(lab, cx, cy))
-    return np.median(np.array(values), axis=0)
+def point_colour(lab: np.ndarray, slot: int, count: int) -> np.ndarray:
+    """The median Lab colour of the checkers on image slot `slot` (the middles of its first `count` places)."""
+    return _colour_along(lab, slot_x(slot), SLOT_ALONG, slot_is_top(slot), count)
 
 
-def _bar_colour(lab: np.ndarray, half: int, count: int) -> np.ndarray:
+def _colour_along(lab: np.ndarray, x: float, alongs: tuple[float, ...], from_top: bool, count: int) -> np.ndarray:
     values = []
-    for along in BAR_ALONG[:max(1, min(count, 5))]:
-        cx, cy = Plane.px(BAR_X, along if half == 0 else PLAY_HEIGHT - along)
+    for along in alongs[:max(1, min(count, 5))]:
+        cx, cy = Plane.px(x, along if from_top else PLAY_HEIGHT - along)
         values.append(_disc(lab, cx, cy))
     return np.median(np.array(values), axis=0)
 
@@ -302,7 +295,7 @@ def _disc(lab: np.ndarray, cx: float, cy: float) -> np.ndarray:
     return np.median(piece, axis=0)
 
 
-def _two_colours(samples: list[np.ndarray]) -> dict[str, np.ndarray]:
+def two_colours(samples: list[np.ndarray]) -> dict[str, np.ndarray]:
     """The lighter and the darker checker colour (Lab) among the samples: two-means, seeded by the extremes."""
     if not samples:
         return {"light": np.array([200.0, 128, 128]), "dark": np.array([50.0, 128, 128])}
