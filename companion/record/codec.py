@@ -36,7 +36,8 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
                 "bar": [_slot(s) for s in obs.bar], "off": None if obs.off is None else [_slot(s) for s in obs.off]}
     if isinstance(obs, DiceReading):
         return {"type": "dice", "time": obs.time, "values": list(obs.values), "valid": obs.valid,
-                "reason": obs.reason, "roller": obs.roller, "sequence": obs.sequence}
+                "reason": obs.reason, "roller": obs.roller, "sequence": obs.sequence,
+                "halves": list(obs.halves)}
     if isinstance(obs, CubeReading):
         return {"type": "cube", "time": obs.time, "value": obs.value, "place": obs.place.value,
                 "confidence": obs.confidence}
@@ -57,7 +58,7 @@ def observation_from_json(data: dict[str, Any]) -> Observation:
                                 None if off is None else (_slot_from(off[0]), _slot_from(off[1])), time)
         if kind == "dice":
             return DiceReading(tuple(data["values"]), data["valid"], data.get("reason"), data.get("roller"),
-                               data.get("sequence"), time)
+                               data.get("sequence"), time, tuple(data.get("halves", ())))
         if kind == "cube":
             return CubeReading(data["value"], CubePlace(data["place"]), data.get("confidence", 1.0), time)
         if kind == "command":

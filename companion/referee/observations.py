@@ -134,6 +134,12 @@ def _side_slot(player: int, count: int) -> SlotReading:
     return SlotReading(player, count) if count else SlotReading.empty()
 
 
+COCKED = "a die is cocked"
+ON_A_CHECKER = "a die rests on a checker"
+MISPLACED = "a die landed outside the right-hand half of the board"
+"""The rules' reasons to throw again (000 and 003)."""
+
+
 @dataclass(frozen=True, slots=True)
 class DiceReading:
     """Dice seen on the board or sent by a dice cup.
@@ -143,6 +149,8 @@ class DiceReading:
     make the roller throw again (a cocked die, a die outside the right-hand half or resting on a checker),
     with the `reason`. `roller` is who threw, when the source knows; `sequence` tells two rolls of the same
     numbers apart (a dice cup numbers its rolls; vision relies on the dice leaving the board between rolls).
+    `halves` says, where a camera saw it, whose right-hand half each die lies in (None: neither, the bar or off
+    the board); the referee, who knows whose roll it is, judges it (`misplaced`).
     """
 
     values: tuple[int, ...] = ()
@@ -151,15 +159,26 @@ class DiceReading:
     roller: int | None = None
     sequence: int | None = None
     time: float = field(default=0.0, compare=False)
+    halves: tuple[int | None, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.values) not in (0, 2) or any(not 1 <= v <= 6 for v in self.values):
             raise ValueError(f"a dice reading holds two values from 1 to 6 (or none), not {self.values}")
         if not self.valid and not self.reason:
             raise ValueError("an invalid roll needs a reason (cocked, wrong half, on a checker)")
+        if self.halves and len(self.halves) != len(self.values):
+            raise ValueError("a half is given for each die, or none")
+
+    def misplaced(self, roller: int, opening: bool) -> str | None:
+        """Why the dice do not lie where the rules want them, or None: each player's opening die in his own
+        right-hand half (player 0's listed first), otherwise both in the roller's (rules 000 and 003)."""
+        if not self.halves:
+            return None
+        wanted = (0, 1) if opening else (roller, roller)
+        return None if tuple(self.halves) == wanted else MISPLACED
 
     @classmethod
-    def cocked(cls, reason: str = "a die is cocked", **kw) -> DiceReading:
+    def cocked(cls, reason: str = COCKED, **kw) -> DiceReading:
         return cls((), False, reason, **kw)
 
 
@@ -224,6 +243,9 @@ class UserCommand:
 Observation = BoardReading | DiceReading | CubeReading | UserCommand
 
 __all__ = [
+    "COCKED",
+    "MISPLACED",
+    "ON_A_CHECKER",
     "CONFIDENT",
     "BoardReading",
     "Command",

@@ -164,6 +164,10 @@ class Referee:
         if not dice.values and dice.valid:  # the dice were picked up: the turn is finished
             self._state = replace(s, dice_on_board=())
             return self._finish_turn()
+        if dice.valid and dice.halves and s.game.phase in (Phase.OPENING, Phase.ROLL) and self._is_new_roll(dice):
+            reason = dice.misplaced(s.game.turn, s.game.phase is Phase.OPENING)
+            if reason:
+                dice = replace(dice, valid=False, values=(), halves=(), reason=reason)
         if not dice.valid:
             if s.game.phase is Phase.PLAY and s.pending is None and dice.roller in (None, s.game.turn):
                 return []  # the mover's dice, knocked about after his roll counted

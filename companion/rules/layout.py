@@ -104,6 +104,19 @@ class BoardLayout:
         }[place]
 
     @staticmethod
+    def right_half_owner(x: float, y: float) -> int | None:
+        """Whose right-hand half of the playing area holds (x, y), mm as seen from player 0's chair: his right is
+        the board's right, and player 1 faces him. None on the bar or off the playing area. Dice must land
+        in the roller's right-hand half (rules 000 and 003)."""
+        if not 0 <= y <= PLAY_HEIGHT:
+            return None
+        if 0 <= x <= HALF_WIDTH:
+            return 1
+        if HALF_WIDTH + BAR_WIDTH <= x <= PLAY_WIDTH:
+            return 0
+        return None
+
+    @staticmethod
     def playing_area() -> tuple[tuple[float, float], ...]:
         """The four corners of the playing area: top-left, top-right, bottom-right, bottom-left."""
         return ((0.0, 0.0), (PLAY_WIDTH, 0.0), (PLAY_WIDTH, PLAY_HEIGHT), (0.0, PLAY_HEIGHT))

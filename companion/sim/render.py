@@ -16,6 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from companion.referee.observations import COCKED, MISPLACED, ON_A_CHECKER
 from companion.rules import BAR, OFF, Position
 from companion.rules.layout import CHECKER, PLAY_HEIGHT, PLAY_WIDTH, BoardLayout
 from companion.sim.styles import Style, checker_sprite, cube_sprite, die_sprite
@@ -35,6 +36,7 @@ class Die:
     """Centre on the board plane, mm."""
     angle: float = 0.0
     cocked: bool = False
+    """Leaning on its edge: the top face seen foreshortened, with a side showing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,8 @@ class Scene:
     hand: Hand | None = None
     markers: bool = False
     """ArUco corner markers (ids 0-3) stuck on the frame by the playing area's corners."""
+    dice_colour: tuple[tuple[int, int, int], tuple[int, int, int]] = ((245, 245, 245), (20, 20, 20))
+    """The dice's body and pips, BGR: dark pips on light dice or light pips on dark ones."""
 
     @classmethod
     def from_position(cls, position: Position, mover: int, **kw) -> Scene:
@@ -132,6 +136,9 @@ class FrameLabel:
     bar: tuple[int, int]
     off: tuple[int, int]
     dice: list[int]
+    dice_at: list[tuple[float, float]]
+    """Each die's centre on the playing area, mm from its top-left corner as seen from player 0's chair."""
+    cube_at: tuple[float, float]
     dice_valid: bool
     dice_reason: str | None
     roller: int | None
@@ -208,9 +215,10 @@ class Renderer:
         cx, cy = layout.cube_centre(scene.cube_place)
         _paste_square(plane, cube_sprite(scene.cube_value, int(CUBE * PX)), *self._to_plane(layout, cx, cy), 0.0)
         for die in scene.dice:
-            sprite = die_sprite(die.value, int(DIE * PX))
-            if die.cocked:  # leaning on something: seen foreshortened, with a side showing
-                sprite = cv2.resize(sprite, (sprite.shape[1], int(sprite.shape[0] * 0.65)))
+            sprite = die_sprite(die.value, int(DIE * PX), *scene.dice_colour)
+            if die.cocked:
+                sprite = _cocked(sprite, die_sprite(7 - die.value if die.value != 1 else 3, int(DIE * PX),
+                                                     *scene.dice_colour))
             _paste_square(plane, sprite, *self._to_plane(layout, die.x, die.y), die.angle)
         return plane
 
@@ -300,6 +308,7 @@ class Renderer:
         corners = self.project(h, layout, BoardLayout.playing_area())
         return FrameLabel(
             points=list(scene.points), bar=scene.bar, off=scene.off, dice=[d.value for d in scene.dice],
+            dice_at=[(d.x, d.y) for d in scene.dice], cube_at=layout.cube_centre(scene.cube_place),
             dice_valid=valid, dice_reason=reason, roller=scene.roller, cube_value=scene.cube_value,
             cube_place=scene.cube_place, corners=corners, occluded=occluded, pose=asdict(pose),
             style=self.style.name, checker_centres=centres, hand=scene.hand is not None)
@@ -376,23 +385,30 @@ def _frame_textures(width: int, height: int):
 
 
 def dice_validity(scene: Scene, layout: BoardLayout) -> tuple[bool, str | None]:
-    """Whether the dice as they lie make a valid roll, and if not why (the rules' reasons)."""
+    """Whether the dice as they lie make a valid roll, and if not why: flat, on the board's surface, in the
+    roller's right-hand half, not on a checker (rules 000 and 003)."""
     if not scene.dice:
         return True, None
     if any(d.cocked for d in scene.dice):
-        return False, "a die is cocked"
+        return False, COCKED
     for d in scene.dice:
         for index, (owner, count) in enumerate(scene.points):
             for i in range(count):
                 x, y = layout.checker_centre(index + 1, i, count, layered=scene.layered)
                 if math.hypot(d.x - x, d.y - y) < CHECKER / 2 + DIE * 0.3:
-                    return False, "a die rests on a checker"
+                    return False, ON_A_CHECKER
     if scene.roller is not None:
-        x0, y0, x1, y1 = layout.dice_area(scene.roller)
-        reach = DIE / 2
-        if any(not (x0 - reach <= d.x <= x1 + reach and y0 - reach <= d.y <= y1 + reach) for d in scene.dice):
-            return False, "a die landed outside the right-hand half of the board"
+        if any(layout.right_half_owner(d.x, d.y) != scene.roller for d in scene.dice):
+            return False, MISPLACED
     return True, None
+
+
+def _cocked(top: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """A die leaning on its edge: its top face foreshortened, and one side seen at a slant, darker."""
+    size = top.shape[0]
+    face = cv2.resize(top, (size, int(size * 0.7)), interpolation=cv2.INTER_AREA)
+    flank = cv2.resize(side, (size, int(size * 0.45)), interpolation=cv2.INTER_AREA)
+    return np.vstack([face, (flank * 0.7).astype(np.uint8)])
 
 
 def _paste(dst: np.ndarray, sprite: tuple[np.ndarray, np.ndarray], cx: int, cy: int) -> None:

@@ -11,6 +11,7 @@ styles, steeper tilts, more roll, harsher light and more hands. `frame(name, ind
 | light, glare | up to 0.3, 0.4 | up to 0.5, 0.8 |
 | noise, blur, JPEG | 0-8, 0-1.2 px, q 60-95 | 0-12, 0-2 px, q 40-95 |
 | hands, stacks | 20 % of frames; layered stacks 70 % | 35 %; layered 50 % |
+| dice | white, ivory, red, black, blue sets | any colour: light dice with dark pips or dark with light |
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ def sample(spec: SetSpec, index: int) -> tuple[Style, Scene, Pose, Effects, np.r
     layout = BoardLayout(pose.home_right)
     scene = Scene.from_position(position, mover, layered=bool(rng.random() < spec.layered), roller=mover)
     scene = _with_dice_and_cube(scene, layout, spec, rng)
+    # a generator of its own, so the dice's colour leaves every other draw of the frame as it was
+    scene = _replace(scene, dice_colour=dice_colour(spec, np.random.default_rng([spec.seed_base + index, 6])))
     if rng.random() < spec.hands:
         point = int(rng.integers(1, 25))
         x0, y0, x1, y1 = layout.point_rect(point)
@@ -70,6 +73,21 @@ def sample(spec: SetSpec, index: int) -> tuple[Style, Scene, Pose, Effects, np.r
     return style, scene, pose, effects, rng
 
 
+DEV_DICE = (((245, 245, 245), (20, 20, 20)), ((215, 235, 245), (30, 30, 30)), ((40, 40, 170), (240, 240, 240)),
+            ((30, 30, 30), (235, 235, 235)), ((140, 60, 20), (245, 245, 245)))
+
+
+def dice_colour(spec: SetSpec, rng: np.random.Generator) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """Body and pips. Development: half plain white, the rest from a few common sets; held-out: any colour."""
+    if spec.name == "dev":
+        return DEV_DICE[0] if rng.random() < 0.5 else DEV_DICE[int(rng.integers(1, len(DEV_DICE)))]
+    if rng.random() < 0.5:
+        body, pips = rng.integers(170, 256, 3), rng.integers(0, 60, 3)
+    else:
+        body, pips = rng.integers(0, 110, 3), rng.integers(200, 256, 3)
+    return tuple(int(v) for v in body), tuple(int(v) for v in pips)  # type: ignore[return-value]
+
+
 def _replace(scene: Scene, **kw) -> Scene:
     from dataclasses import replace
 
@@ -78,6 +96,7 @@ def _replace(scene: Scene, **kw) -> Scene:
 
 def _with_dice_and_cube(scene: Scene, layout: BoardLayout, spec: SetSpec, rng: np.random.Generator) -> Scene:
     cube_value = int(2 ** int(rng.integers(0, 7)))
+    cube_value = 64 if cube_value == 1 else cube_value  # no cube shows 1: it starts at 64, in the middle
     place = "centre" if cube_value == 64 else ("player0", "player1")[int(rng.integers(0, 2))]
     if rng.random() < 0.2:
         return _replace(scene, cube_value=cube_value, cube_place=place, dice=())

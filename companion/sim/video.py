@@ -115,6 +115,7 @@ class GameFilm:
         first = turns[0]
         scene = Scene.from_position(first.before, first.player)
         yield from self._pause(scene, 0.6)
+        opening = True
         for turn in turns:
             scene = Scene.from_position(turn.before, turn.player)
             if turn.cube:
@@ -123,8 +124,9 @@ class GameFilm:
                     return
                 continue
             assert turn.play is not None
-            dice = yield from self._throw(scene, turn)
-            scene = replace(scene, dice=dice, roller=turn.player)
+            dice = yield from self._throw(scene, turn, opening)
+            scene = replace(scene, dice=dice, roller=None if opening else turn.player)
+            opening = False
             yield from self._pause(scene, 0.5)
             scene = yield from self._move_checkers(scene, turn)
             yield from self._pick_up_dice(scene, turn.player)
@@ -136,25 +138,33 @@ class GameFilm:
         for _ in range(self._frames(seconds)):
             yield self._shot(scene, True, "pause")
 
-    def _throw(self, scene: Scene, turn: Turn):
-        """The dice fly in from the roller's side, tumble and settle in his right-hand half."""
+    def _throw(self, scene: Scene, turn: Turn, opening: bool = False):
+        """The dice fly in from the roller's side, tumble and settle in his right-hand half. The opening roll: each
+        player throws one die into his own right-hand half, and the higher one moves first."""
         assert turn.play is not None
-        x0, y0, x1, y1 = self.layout.dice_area(turn.player)
+        roll = turn.play.roll
+        if opening:
+            throwers = (turn.player, 1 - turn.player)
+            values = (max(roll.die1, roll.die2), min(roll.die1, roll.die2))
+        else:
+            throwers, values = (turn.player, turn.player), (roll.die1, roll.die2)
         rest = []
-        for value in (turn.play.roll.die1, turn.play.roll.die2):
+        for thrower, value in zip(throwers, values):
+            x0, y0, x1, y1 = self.layout.dice_area(thrower)
             for _ in range(20):
                 x, y = float(self.rng.uniform(x0 + DIE, x1 - DIE)), float(self.rng.uniform(y0 + DIE / 2, y1 - DIE / 2))
                 if all(math.hypot(x - d.x, y - d.y) > DIE * 1.6 for d in rest):
                     break
             rest.append(Die(value, x, y, float(self.rng.uniform(0, 360))))
-        start_y = y1 + 60 if turn.player == 0 else y0 - 60
+        starts = [y1 + 60 if thrower == 0 else y0 - 60 for thrower in throwers]
         frames = self._frames(0.6)
         for i in range(frames):
             t = (i + 1) / frames
             ease = 1 - (1 - t) ** 3
             flying = tuple(Die(int(self.rng.integers(1, 7)) if t < 0.8 else d.value, d.x,
-                               start_y + (d.y - start_y) * ease, d.angle + 400 * (1 - ease)) for d in rest)
-            yield self._shot(replace(scene, dice=flying, roller=turn.player), False, "rolling")
+                               start_y + (d.y - start_y) * ease, d.angle + 400 * (1 - ease))
+                           for d, start_y in zip(rest, starts))
+            yield self._shot(replace(scene, dice=flying, roller=None if opening else turn.player), False, "rolling")
         return tuple(rest)
 
     def _hand_path(self, scene: Scene, start: tuple[float, float], end: tuple[float, float], seconds: float,
