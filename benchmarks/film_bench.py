@@ -1,12 +1,12 @@
 """Whole rendered games through vision and the referee: how many plays are identified, and whether a wrong
 one is ever accepted silently.
 
-    python benchmarks/film_bench.py [--films 4] [--turns 0] [--width 960]
+    python benchmarks/film_bench.py [--films 4] [--turns 0] [--width 960] [--dice camera|labels]
 
 Each film is a self-played game (random legal plays) in a held-out style and camera pose. Frames go through
-the stillness gate and the board reader with the profile's corners; the referee gets each settled board.
-The dice are taken from the film's labels at the same moments (reading dice from the camera is issue 6's
-work): the board reader alone is measured here.
+the stillness gate, the board reader with the profile's corners and the dice-and-cube reader; the referee gets
+each settled board, then the dice when they change. `--dice labels` takes the dice from the film's labels
+instead, to measure the board reader alone.
 
 Identified: for the turn's position and player, the referee announced exactly the play that was made (its last
 word, if it revised). Wrong: it announced another play for that turn.
@@ -36,7 +36,7 @@ from companion.vision.profile import Profile  # noqa: E402
 from companion.sources import FilmObserver  # noqa: E402
 
 
-def run_film(seed: int, width: int, height: int, max_turns: int) -> dict:
+def run_film(seed: int, width: int, height: int, max_turns: int, dice_from_labels: bool = False) -> dict:
     rng = np.random.default_rng(2_000_000 + seed)  # held-out seeds
     style = STYLES[int(rng.integers(len(STYLES)))]
     pose = Pose(tilt=float(rng.uniform(0, 35)), roll=float(rng.uniform(-10, 10)), scale=float(rng.uniform(0.75, 0.9)),
@@ -50,7 +50,8 @@ def run_film(seed: int, width: int, height: int, max_turns: int) -> dict:
     orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
     trays = "right" if orientation.tray_on_right() else "left"
     observer = FilmObserver(turns[0].player,
-                            lambda image, label: Profile(image_corners(label), orientation, "corners", trays=trays))
+                            lambda image, label: Profile(image_corners(label), orientation, "corners", trays=trays),
+                            dice_from_labels=dice_from_labels)
     referee = Referee()
     made: dict[tuple, object] = {}
     said: Counter = Counter()
@@ -73,12 +74,14 @@ def main() -> int:
     parser.add_argument("--films", type=int, default=4)
     parser.add_argument("--turns", type=int, default=0, help="only the first N turns of each game (0: all)")
     parser.add_argument("--width", type=int, default=960)
+    parser.add_argument("--dice", choices=("camera", "labels"), default="camera",
+                        help="read the dice from the pixels (default) or take them from the film's labels")
     args = parser.parse_args()
     height = args.width * 9 // 16
     totals = Counter()
     start = time.perf_counter()
     for seed in range(args.films):
-        r = run_film(seed, args.width, height, args.turns)
+        r = run_film(seed, args.width, height, args.turns, args.dice == "labels")
         totals.update({k: r[k] for k in ("plays", "identified", "wrong", "frames", "readings")})
         attention, illegal = r["said"].get("NeedsAttention", 0), r["said"].get("IllegalPlay", 0)
         print(f"film {seed}: {r['style']}, tilt {r['tilt']}: {r['identified']}/{r['plays']} plays identified, "

@@ -200,7 +200,7 @@ def _source_for(args: argparse.Namespace, delay: float):
         from companion.vision.profile import Profile, default_profile_path
 
         profile = Profile.load(Path(args.profile) if args.profile else default_profile_path())
-        camera = CameraSource(args.video or str(args.camera), profile)
+        camera = CameraSource(args.video or str(args.camera), profile, read_dice=not args.dicecup)
         if args.dicecup:
             return Sources([camera, DiceCupSource(None if args.dicecup == "auto" else args.dicecup)]), None
         return camera, None
@@ -328,7 +328,9 @@ def _corners_arg(args: argparse.Namespace):
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
+    from companion.vision.dice import DiceReader
     from companion.vision.locate import playing_area
+    from companion.vision.roll import cube_json, dice_json
     from companion.vision.profile import Profile
     from companion.vision.reader import BoardReader, NotABoard, looks_like_a_board
 
@@ -346,10 +348,15 @@ def _cmd_read(args: argparse.Namespace) -> int:
         raise NotABoard(f"{args.image} does not show a backgammon board where the corners say")
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
+    found = DiceReader().read_board(image, reader.plane)
+    orientation = profile.orientation if profile is not None else None
     if args.json:
-        print(json.dumps(reading.to_json(), indent=2))
+        data = reading.to_json()
+        data["dice"], data["cube"] = dice_json(found, reading), cube_json(found, orientation)
+        print(json.dumps(data, indent=2))
         return EXIT_OK
     print(_reading_text(reading))
+    print(_found_text(found, reading, orientation))
     if profile is not None:
         from companion.rules import Position
         from companion.rules.match import MatchState
@@ -366,6 +373,36 @@ def _cmd_read(args: argparse.Namespace) -> int:
         print(f"Position ID: {position.position_id()}")
         print(f"XGID: {format_xgid(XgidState(position, MatchState(), BOTTOM))}")
     return EXIT_OK
+
+
+def _cmd_dice(args: argparse.Namespace) -> int:
+    from companion.vision.dice import DiceReader
+    from companion.vision.roll import dice_json
+
+    image = _load_image(args.image)
+    found = DiceReader().read_photo(image)
+    if args.json:
+        print(json.dumps(dice_json(found)))
+        return EXIT_OK
+    print(_found_text(found))
+    return EXIT_OK
+
+
+def _found_text(found, reading=None, orientation=None) -> str:
+    from companion.vision.roll import cube_json, dice_json
+
+    lines = []
+    for die in dice_json(found, reading):
+        x, y, w, h = die["box"]
+        state = "" if die["valid"] else f"  (void: {die['reason']})"
+        lines.append(f"die {die['value']} at x={x} y={y} ({w}x{h} px), confidence {die['confidence']:.2f}{state}")
+    if not lines:
+        lines.append("no dice")
+    cube = cube_json(found, orientation)
+    if cube is not None:
+        place = f", {cube['place']}" if "place" in cube else ""
+        lines.append(f"cube {cube['value']}{place}")
+    return "\n".join(lines)
 
 
 def _reading_text(reading) -> str:
@@ -606,6 +643,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the playing area's top-left, top-right, bottom-right, bottom-left, in pixels")
     read.add_argument("--json", action="store_true")
     read.set_defaults(handler=_cmd_read)
+
+    dice = sub.add_parser("dice", help="read the dice in any photo",
+                          description="Find and read the dice in a photo (of a board or not). With --json: a list "
+                          "of {value, box [x, y, w, h], valid, reason}. Exit status 2 for an unreadable file.")
+    dice.add_argument("image")
+    dice.add_argument("--json", action="store_true")
+    dice.set_defaults(handler=_cmd_dice)
 
     markers = sub.add_parser("markers", help="write the printable sheet of corner markers (PDF and PNG)")
     markers.add_argument("--out", required=True, help="file name; .pdf and .png are written")

@@ -154,7 +154,8 @@ class BoardReader:
         self.slots_model, self.stacks_model, self.colours_model, self.trays_model = _models(str(models))
         self.trays = trays
 
-    def read(self, image: np.ndarray, time: float = 0.0) -> ImageReading:
+    def read(self, image: np.ndarray, time: float = 0.0, rectified: np.ndarray | None = None) -> ImageReading:
+        """`rectified`: `self.plane.rectify(image)`, when the caller made it already (the dice reader shares it)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
             raise NotABoard("the frame is not a colour image")
         timings: dict[str, float] = {}
@@ -166,7 +167,7 @@ class BoardReader:
             timings[name] = (now - tick) / cv2.getTickFrequency() * 1000
             tick = now
 
-        plane = self.plane.rectify(image)
+        plane = self.plane.rectify(image) if rectified is None else rectified
         lap("rectify")
         busy = _hand_over_frame(plane)
         features = slot_features(slot_patches(plane))

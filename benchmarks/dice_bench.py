@@ -1,0 +1,191 @@
+"""How well the camera reads dice and the cube, and how long it takes.
+
+    python benchmarks/dice_bench.py [--photos DIR] [--frames 600] [--cv]
+
+1. Real webcam photos (`../shared/data/dice_photos/`, 951 labelled dice): dice read right, per face, missed and
+   invented, on the held-out fold (never trained on) and, apart, on the training folds. `--cv` retrains the models
+   four times, each without one fold (tools/train_dice.py, ~10 min each), so every photo is read by a model that
+   never saw it.
+2. Rendered held-out board frames (seeds 1 000 000+, never trained on; dice of any colour): rolls read right,
+   invalid rolls flagged with the right reason, valid rolls wrongly called invalid, cube value and owner; each
+   frame is read as the live path reads it (board reader, then dice on the same rectified plane).
+3. Time: the dice-and-cube read per frame, median and 95th percentile, beside the board read of the same frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.referee.observations import CubePlace  # noqa: E402
+from companion.sim import sets  # noqa: E402
+from companion.sim.truth import image_corners, player0_colour  # noqa: E402
+from companion.vision.dice import MODELS, DiceReader, _nets  # noqa: E402
+from companion.vision.orientation import Orientation  # noqa: E402
+from companion.vision.photos import FOLDS, HELD_OUT_FOLD, fold_of, photos, read_labels  # noqa: E402
+from companion.vision.reader import BoardReader  # noqa: E402
+from companion.vision.roll import cube_reading, dice_reading  # noqa: E402
+
+PHOTOS = Path(__file__).resolve().parents[2] / "shared/data/dice_photos"
+
+
+def match(labels, found) -> tuple[list[tuple[int, int | None]], int]:
+    """Pairs (true value, value read or None) per labelled die, and the number of dice read that match no label.
+    A read die matches a label when either's centre lies inside the other's box (some labels of a one box only
+    its pip), nearest first."""
+    pairs, used = [], set()
+    for label in labels:
+        lx, ly = label.centre
+        best, best_d = None, math.inf
+        for i, die in enumerate(found.dice):
+            if i in used:
+                continue
+            x, y, w, h = die.box
+            cx, cy = x + w / 2, y + h / 2
+            bx, by, bw, bh = label.box
+            inside = (x <= lx <= x + w and y <= ly <= y + h) or (bx <= cx <= bx + bw and by <= cy <= by + bh)
+            d = math.hypot(cx - lx, cy - ly)
+            if inside and d < best_d:
+                best, best_d = i, d
+        if best is not None:
+            used.add(best)
+        pairs.append((label.value, found.dice[best].value if best is not None else None))
+    return pairs, len(found.dice) - len(used)
+
+
+def photo_report(title: str, paths: list[Path], reader: DiceReader) -> dict:
+    per_face: dict[int, Counter] = {v: Counter() for v in range(1, 7)}
+    invented, wrong_examples = 0, []
+    for path in paths:
+        image = cv2.imread(str(path))
+        labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
+        pairs, extra = match(labels, reader.read_photo(image))
+        invented += extra
+        for true, read in pairs:
+            per_face[true]["right" if read == true else ("missed" if read is None else "wrong")] += 1
+            if read != true and len(wrong_examples) < 8:
+                wrong_examples.append(f"{path.name}: {true} read as {read}")
+    total = sum(sum(c.values()) for c in per_face.values())
+    right = sum(c["right"] for c in per_face.values())
+    print(f"\n{title}: {len(paths)} photos, {total} dice")
+    print("  face   dice  right  wrong  missed")
+    for v, c in per_face.items():
+        print(f"  {v:>4} {sum(c.values()):>6} {c['right']:>6} {c['wrong']:>6} {c['missed']:>7}")
+    print(f"  read right: {right}/{total} = {100 * right / max(total, 1):.2f} %; invented dice: {invented}")
+    for line in wrong_examples:
+        print(f"    {line}")
+    return {"total": total, "right": right, "invented": invented}
+
+
+def photo_section(folder: Path, cv: bool) -> None:
+    paths = photos(folder)
+    held = [p for p in paths if fold_of(p.name) == HELD_OUT_FOLD]
+    trained = [p for p in paths if fold_of(p.name) != HELD_OUT_FOLD]
+    reader = DiceReader()
+    photo_report(f"Real photos, held-out fold {HELD_OUT_FOLD} (never trained on)", held, reader)
+    photo_report("Real photos, training folds (for reference: the models saw these)", trained, reader)
+    if not cv:
+        return
+    total = right = invented = 0
+    for fold in range(FOLDS):
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "tools/train_dice.py"),
+                            "--hold-out-fold", str(fold), "--out", tmp], check=True, stdout=subprocess.DEVNULL)
+            _nets.cache_clear()
+            r = photo_report(f"Cross-validation: fold {fold}, by a model trained without it",
+                             [p for p in paths if fold_of(p.name) == fold], DiceReader(Path(tmp)))
+            _nets.cache_clear()
+        total, right, invented = total + r["total"], right + r["right"], invented + r["invented"]
+    print(f"\nCross-validation, all {total} dice each read by a model that never saw its photo: "
+          f"{right}/{total} = {100 * right / total:.2f} %; invented {invented}")
+
+
+def owner_place(place: str) -> CubePlace:
+    return {"centre": CubePlace.CENTRE, "player0": CubePlace.PLAYER0, "player1": CubePlace.PLAYER1}.get(
+        place, CubePlace.OFFERED)
+
+
+def render_section(count: int) -> None:
+    _nets.cache_clear()
+    dice_reader = DiceReader(MODELS)
+    renderers: dict = {}
+    rolls = rolls_right = invalid = flagged = valid = called_invalid = empty = empty_right = 0
+    cubes = cubes_right = 0
+    misses: Counter = Counter()
+    dice_ms, board_ms = [], []
+    for index in range(count):
+        image, label = sets.frame("heldout", index, renderers=renderers)
+        style, _, pose, _, _ = sets.sample(sets.HELDOUT, index)
+        orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
+        reader = BoardReader(image_corners(label), trays="right" if orientation.tray_on_right() else "left")
+        tick = cv2.getTickCount()
+        rectified = reader.plane.rectify(image)
+        reading = reader.read(image, 0.0, rectified)
+        board_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+        tick = cv2.getTickCount()
+        found = dice_reader.read_board(image, reader.plane, rectified)
+        dice = dice_reading(found, reading, orientation)
+        cube = cube_reading(found, orientation)
+        dice_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+        if label.cube_value in (2, 4, 8, 16, 32, 64):
+            cubes += 1
+            cubes_right += cube is not None and cube.value == label.cube_value and cube.place is owner_place(label.cube_place)
+        if not label.dice:
+            empty += 1
+            empty_right += dice is not None and dice.valid and not dice.values
+            continue
+        reason = dice.reason if dice is not None and not dice.valid else None
+        if dice is not None and dice.valid and dice.values and label.roller is not None:
+            reason = dice.misplaced(label.roller, opening=False)
+        if label.dice_valid:
+            valid += 1
+            rolls += 1
+            ok = dice is not None and dice.valid and sorted(dice.values) == sorted(label.dice)
+            rolls_right += ok
+            called_invalid += reason is not None
+            if not ok:
+                misses["valid roll: " + ("unclear" if dice is None else reason or f"read {dice.values}")] += 1
+        else:
+            invalid += 1
+            flagged += reason == label.dice_reason
+            if reason != label.dice_reason:
+                misses[f"{label.dice_reason}: got {reason}"] += 1
+    print(f"\nRendered held-out board frames: {count} (seeds {sets.HELDOUT.seed_base}..)")
+    print(f"  valid rolls read right: {rolls_right}/{rolls} = {100 * rolls_right / max(rolls, 1):.2f} %")
+    print(f"  invalid rolls flagged with the right reason: {flagged}/{invalid} = {100 * flagged / max(invalid, 1):.1f} %")
+    print(f"  valid rolls called invalid: {called_invalid}/{valid} = {100 * called_invalid / max(valid, 1):.2f} %")
+    print(f"  frames without dice read as none: {empty_right}/{empty}")
+    print(f"  cube value and owner right: {cubes_right}/{cubes} = {100 * cubes_right / max(cubes, 1):.2f} %")
+    for what, n in misses.most_common(8):
+        print(f"    {n:>3} x {what}")
+    print("\nTime per 1280x720 frame, one core (ms):      median    p95")
+    print(f"  dice and cube (finder + reader + rules)   {np.median(dice_ms):6.2f} {np.percentile(dice_ms, 95):6.2f}")
+    print(f"  board read, for reference                 {np.median(board_ms):6.2f} {np.percentile(board_ms, 95):6.2f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--photos", type=Path, default=PHOTOS)
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--cv", action="store_true", help="cross-validate on the photos (retrains 4 times)")
+    parser.add_argument("--skip-photos", action="store_true")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    if not args.skip_photos:
+        photo_section(args.photos, args.cv)
+    render_section(args.frames)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,253 @@
+"""Dice and the doubling cube in a camera image: where they lie and what they show.
+
+Two small convolutional networks, trained by `tools/train_dice.py` (PyTorch) on real webcam photos of dice and
+on rendered development boards, shipped as ONNX and run by OpenCV's DNN module (already a dependency):
+
+- the *finder* looks at a small image in which a die is about 10 px across and marks the centres of dice and of
+  the cube, with each one's size (a CenterNet-style heat map at a stride of 4);
+- the *reader* looks at a 40 px crop around each find, the object about 24 px across, and says what it is
+  (nothing, a die showing 1..6, the cube showing 2..64) and whether a die is cocked.
+
+On a board the finder runs on the rectified plane the board reader already made (2 mm a pixel, so a 19 mm die
+is 9.5 px) and the reader's crops are taken straight down from the full frame; in any other photo the finder
+runs over a three-level pyramid. Whether a roll counts (which half, on a checker) is `companion.vision.roll`'s
+business: this module only says what lies where.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.mlp import ModelError
+from companion.vision.plane import MARGIN_X, MARGIN_Y, MM_PER_PX, Plane
+
+MODELS = Path(__file__).with_name("models")
+STRIDE = 4
+"""Finder input pixels per heat-map cell."""
+FINDER_SIZES = (8.0, 22.0)
+"""The object sizes (finder pixels, a die's visible box) the finder was trained on; other finds are dropped."""
+CROP = 40
+CROP_OBJECT = 24
+"""A found object's box spans this many of the reader crop's pixels."""
+FACES = (1, 2, 3, 4, 5, 6)
+CUBE_FACES = (2, 4, 8, 16, 32, 64)
+CLASSES = ("none",) + tuple(f"die{v}" for v in FACES) + tuple(f"cube{v}" for v in CUBE_FACES)
+FIND_THRESHOLD = 0.3
+READ_THRESHOLD = 0.5
+"""A find the reader calls an object with less than this probability is dropped (it was not one)."""
+PHOTO_LEVELS = (128, 256, 512)
+"""Long sides of the pyramid the finder sees for a photo of unknown scale: dice of 1/16 to 1/6 of the photo's
+long side at the first level, half and a quarter of that at the next."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieRead:
+    value: int
+    box: tuple[int, int, int, int]
+    """x, y, width, height in image pixels."""
+    confidence: float
+    cocked: bool
+    at: tuple[float, float] | None = None
+    """The centre on the playing area, mm from its top-left corner in image order (board reads only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CubeRead:
+    value: int
+    box: tuple[int, int, int, int]
+    confidence: float
+    at: tuple[float, float] | None = None
+
+
+@dataclass
+class Found:
+    """What one image shows: its dice (left to right) and the cube, if seen."""
+
+    dice: tuple[DieRead, ...] = ()
+    cube: CubeRead | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def normalise(image: np.ndarray) -> np.ndarray:
+    """BGR uint8 (H, W, 3) or (N, H, W, 3) -> the networks' float input, NCHW, roughly zero-centred."""
+    x = image.astype(np.float32) * (1 / 64.0) - 2.0
+    return x.transpose(2, 0, 1)[None] if x.ndim == 3 else x.transpose(0, 3, 1, 2)
+
+
+@lru_cache(maxsize=2)
+def _nets(folder: str) -> tuple[cv2.dnn.Net, cv2.dnn.Net]:
+    nets = []
+    for name in ("dice_finder", "dice_reader"):
+        path = Path(folder) / f"{name}.onnx"
+        if not path.exists():
+            raise ModelError(f"the dice model {path} is missing (train it with tools/train_dice.py)")
+        nets.append(cv2.dnn.readNetFromONNX(str(path)))
+    return nets[0], nets[1]
+
+
+@dataclass(frozen=True, slots=True)
+class _Find:
+    kind: int
+    """0 die, 1 cube."""
+    x: float
+    y: float
+    size: float
+    score: float
+
+
+def decode(out: np.ndarray, threshold: float = FIND_THRESHOLD) -> list[_Find]:
+    """The finder's map (5, h, w): die and cube heat (logits), cell offsets x and y, log size; local peaks."""
+    finds = []
+    for kind in (0, 1):
+        heat = 1 / (1 + np.exp(-out[kind]))
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+        for y, x in zip(*np.nonzero(peaks)):
+            size = float(np.exp(out[4, y, x]))
+            finds.append(_Find(kind, (x + 0.5 + out[2, y, x]) * STRIDE, (y + 0.5 + out[3, y, x]) * STRIDE, size,
+                               float(heat[y, x])))
+    return finds
+
+
+def _suppress(finds: list[_Find], overlap: float = 0.8) -> list[_Find]:
+    """Drop a find whose centre lies too near a better one's to be another object: dice do not overlap, so two
+    centres less than 0.8 of a die apart are one die found twice."""
+    kept: list[_Find] = []
+    for f in sorted(finds, key=lambda f: -f.score):
+        if all(abs(f.x - k.x) > overlap * max(f.size, k.size) or abs(f.y - k.y) > overlap * max(f.size, k.size)
+               for k in kept):
+            kept.append(f)
+    return kept
+
+
+def crop_square(image: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray:
+    """A CROP x CROP patch, axis-aligned, centred on (cx, cy), in which a box of `size` pixels spans
+    CROP_OBJECT pixels. Shrinks by area (no aliasing of pips); pads by repeating the edge."""
+    side = size * CROP / CROP_OBJECT
+    x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+    n = max(2, int(round(side)))
+    h, w = image.shape[:2]
+    pad = max(0, -x0, -y0, x0 + n - w, y0 + n - h)
+    if pad:
+        image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        x0, y0 = x0 + pad, y0 + pad
+    patch = image[y0:y0 + n, x0:x0 + n]
+    return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA if n > CROP else cv2.INTER_LINEAR)
+
+
+def crop_on_plane(image: np.ndarray, plane: Plane, x_mm: float, y_mm: float, size_mm: float) -> np.ndarray:
+    """A CROP x CROP patch seen straight down, centred on (x_mm, y_mm) of the playing area, in which `size_mm`
+    spans CROP_OBJECT pixels."""
+    mm_per_px = size_mm / CROP_OBJECT
+    # crop pixel -> playing-area mm -> plane pixel -> image pixel
+    crop_to_mm = np.array([[mm_per_px, 0, x_mm - mm_per_px * CROP / 2],
+                           [0, mm_per_px, y_mm - mm_per_px * CROP / 2], [0, 0, 1]])
+    mm_to_plane = np.array([[1 / MM_PER_PX, 0, MARGIN_X / MM_PER_PX], [0, 1 / MM_PER_PX, MARGIN_Y / MM_PER_PX],
+                            [0, 0, 1]])
+    h = plane.to_image @ mm_to_plane @ crop_to_mm
+    shrink = plane.image_scale() * mm_per_px
+    src = image
+    while shrink > 2.0:  # a close camera: average before sampling, as the plane itself does
+        src = cv2.pyrDown(src)
+        h = np.diag([0.5, 0.5, 1.0]) @ h
+        shrink /= 2
+    return cv2.warpPerspective(src, h, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+class DiceReader:
+    """Finds and reads dice and the cube. Cheap to build: the networks load once per process."""
+
+    def __init__(self, models: Path = MODELS) -> None:
+        self.finder, self.reader = _nets(str(models))
+
+    # -- the two networks ---------------------------------------------------------------------------
+
+    def _find(self, image: np.ndarray) -> list[_Find]:
+        self.finder.setInput(normalise(image))
+        finds = decode(self.finder.forward()[0])
+        return [f for f in finds if FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
+
+    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities (N, len(CLASSES)), and for each the probabilities (N, 2) that a die is cocked and
+        that it rests on a checker. The second is a training aid only: measured on held-out boards it calls too
+        many dice beside a checker resting on it, so `roll` judges that from the board reading instead."""
+        if not len(crops):
+            return np.zeros((0, len(CLASSES))), np.zeros((0, 2))
+        self.reader.setInput(normalise(crops))
+        out = self.reader.forward()
+        logits = out[:, :len(CLASSES)]
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return p / p.sum(axis=1, keepdims=True), 1 / (1 + np.exp(-out[:, len(CLASSES):len(CLASSES) + 2]))
+
+    # -- any photo ----------------------------------------------------------------------------------
+
+    def read_photo(self, image: np.ndarray) -> Found:
+        """Dice and cube anywhere in a photo of unknown scale."""
+        tick = cv2.getTickCount()
+        finds = []
+        long_side = max(image.shape[:2])
+        for level in PHOTO_LEVELS:  # coarse to fine: a find inside a coarser one is a pip of it, or it again
+            scale = level / long_side
+            if scale > 1.0:
+                break
+            small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            finer = [_Find(f.kind, f.x / scale, f.y / scale, f.size / scale, f.score) for f in self._find(small)]
+            finds += [f for f in _suppress(finer)
+                      if all(abs(f.x - k.x) > 0.6 * k.size or abs(f.y - k.y) > 0.6 * k.size for k in finds)]
+        crops = np.array([crop_square(image, f.x, f.y, f.size) for f in finds]).reshape(-1, CROP, CROP, 3)
+        found = self._assemble(finds, crops, lambda f: None)
+        found.timings["total"] = (cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000
+        return found
+
+    # -- a board ------------------------------------------------------------------------------------
+
+    def read_board(self, image: np.ndarray, plane: Plane, rectified: np.ndarray | None = None) -> Found:
+        """Dice and cube on a board: `rectified` is `plane.rectify(image)`, if the caller has it already."""
+        tick = cv2.getTickCount()
+        if rectified is None:
+            rectified = plane.rectify(image)
+        finds = _suppress(self._find(rectified))
+
+        def mm(f: _Find) -> tuple[float, float]:
+            return f.x * MM_PER_PX - MARGIN_X, f.y * MM_PER_PX - MARGIN_Y
+
+        crops = np.array([crop_on_plane(image, plane, *mm(f), f.size * MM_PER_PX) for f in finds])
+        found = self._assemble(finds, crops.reshape(-1, CROP, CROP, 3), mm, plane)
+        found.timings["total"] = (cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000
+        return found
+
+    def _assemble(self, finds: list[_Find], crops: np.ndarray, mm, plane: Plane | None = None) -> Found:
+        probs, cocked = self.classify(crops)
+        dice, cubes = [], []
+        for f, p, c in zip(finds, probs, cocked):
+            best = int(np.argmax(p))
+            if best == 0 or p[best] < READ_THRESHOLD:
+                continue
+            at = mm(f)
+            box = _box(f, plane)
+            if best <= 6:
+                dice.append(DieRead(FACES[best - 1], box, float(p[best] * f.score ** 0.5), bool(c[0] > 0.5), at))
+            else:
+                cubes.append(CubeRead(CUBE_FACES[best - 7], box, float(p[best] * f.score ** 0.5), at))
+        dice.sort(key=lambda d: -d.confidence)
+        cube = max(cubes, key=lambda c: c.confidence) if cubes else None
+        return Found(tuple(sorted(dice[:4], key=lambda d: d.box[0])), cube)
+
+
+def _box(f: _Find, plane: Plane | None) -> tuple[int, int, int, int]:
+    if plane is None:
+        return (int(round(f.x - f.size / 2)), int(round(f.y - f.size / 2)), int(round(f.size)), int(round(f.size)))
+    half = f.size / 2
+    pts = np.array([[f.x - half, f.y - half], [f.x + half, f.y - half], [f.x + half, f.y + half],
+                    [f.x - half, f.y + half]], np.float64).reshape(-1, 1, 2)
+    x, y, w, h = cv2.boundingRect(cv2.perspectiveTransform(pts, plane.to_image).astype(np.float32))
+    return (int(x), int(y), int(w), int(h))
+
+
+__all__ = ["CLASSES", "CROP", "CROP_OBJECT", "CUBE_FACES", "CubeRead", "DiceReader", "DieRead", "Found",
+           "crop_on_plane", "crop_square", "decode", "normalise"]

@@ -1,0 +1,111 @@
+"""From dice and cube found on a board to the referee's `DiceReading` and `CubeReading`.
+
+What the picture alone can say about a roll: a die is cocked, or rests on a checker (rules 000 and 003: the roll is
+thrown again), and whose right-hand half each die lies in. Whether that half is the right one depends on whose
+turn it is, which the referee knows: it gets the halves (`DiceReading.halves`) and judges them. The cube's place on
+the board (which end of the bar, or out in a half while offered) gives its owner.
+"""
+
+from __future__ import annotations
+
+import math
+
+from companion.referee.observations import COCKED, ON_A_CHECKER, CubePlace, CubeReading, DiceReading
+from companion.rules.layout import CHECKER, PLAY_HEIGHT, PLAY_WIDTH, POINT_WIDTH, BoardLayout
+from companion.vision.dice import Found
+from companion.vision.orientation import Orientation
+from companion.vision.plane import SLOT_ALONG, slot_is_top, slot_x
+from companion.vision.reader import ImageReading
+
+ON_CHECKER = CHECKER / 2 + 19.0 * 0.3
+"""A die's centre this close to a checker's (mm) lies on it, not beside it."""
+
+
+def player0_mm(at: tuple[float, float], orientation: Orientation) -> tuple[float, float]:
+    """Image-order playing-area mm to the mm of player 0's chair (the layout's)."""
+    x, y = at
+    return (x, y) if orientation.player0_at_bottom else (PLAY_WIDTH - x, PLAY_HEIGHT - y)
+
+
+def rests_on_checker(at: tuple[float, float], reading: ImageReading) -> bool:
+    """Whether a die centred at `at` (image-order mm) lies on a checker the reading shows on a point."""
+    x, y = at
+    for slot, point in enumerate(reading.points):
+        if not point.count or abs(x - slot_x(slot)) > POINT_WIDTH / 2 + 5:
+            continue
+        for along in SLOT_ALONG[:min(point.count, len(SLOT_ALONG))]:
+            cy = along if slot_is_top(slot) else PLAY_HEIGHT - along
+            if math.hypot(x - slot_x(slot), y - cy) < ON_CHECKER:
+                return True
+    return False
+
+
+def dice_reading(found: Found, reading: ImageReading | None, orientation: Orientation,
+                 time: float = 0.0) -> DiceReading | None:
+    """The roll the board shows, or None while it is unclear (one die seen, or more than two). Two dice in
+    different halves are listed player 0's first (the opening roll's order)."""
+    dice = found.dice
+    if not dice:
+        return DiceReading((), time=time)
+    if len(dice) > 2:  # a third find far less sure than the two best is a shadow of one of them
+        ranked = sorted(dice, key=lambda d: -d.confidence)
+        if ranked[2].confidence > 0.5 * ranked[1].confidence:
+            return None
+        dice = tuple(sorted(ranked[:2], key=lambda d: d.box[0]))
+    if len(dice) != 2:
+        return None
+    places = [player0_mm(d.at, orientation) if d.at is not None else None for d in dice]
+    halves = tuple(BoardLayout.right_half_owner(*p) if p is not None else None for p in places)
+    values = tuple(d.value for d in dice)
+    if halves == (1, 0):
+        values, halves = values[::-1], halves[::-1]
+    if any(d.cocked for d in dice):
+        return DiceReading((), False, COCKED, time=time)
+    if reading is not None and any(d.at is not None and rests_on_checker(d.at, reading) for d in dice):
+        return DiceReading((), False, ON_A_CHECKER, time=time)
+    return DiceReading(values, halves=halves, time=time)  # type: ignore[arg-type]
+
+
+def cube_reading(found: Found, orientation: Orientation, time: float = 0.0) -> CubeReading | None:
+    """The cube as it lies: on the bar at player 0's end, player 1's end or the middle; out in a half while it is
+    being offered. None when no cube is seen."""
+    cube = found.cube
+    if cube is None or cube.at is None:
+        return None
+    x, y = player0_mm(cube.at, orientation)
+    if BoardLayout.right_half_owner(x, min(max(y, 0.0), PLAY_HEIGHT)) is not None:
+        place = CubePlace.OFFERED
+    elif y > PLAY_HEIGHT * 0.7:
+        place = CubePlace.PLAYER0
+    elif y < PLAY_HEIGHT * 0.3:
+        place = CubePlace.PLAYER1
+    else:
+        place = CubePlace.CENTRE
+    return CubeReading(cube.value, place, cube.confidence, time=time)
+
+
+def dice_json(found: Found, reading: ImageReading | None = None) -> list[dict]:
+    """`companion dice --json`: each die's value, box, and whether the picture alone makes the roll void (which
+    half is right depends on whose roll it is, which a photo does not say)."""
+    out = []
+    for die in found.dice:
+        resting = reading is not None and die.at is not None and rests_on_checker(die.at, reading)
+        reason = COCKED if die.cocked else ON_A_CHECKER if resting else None
+        out.append({"value": die.value, "box": list(die.box), "valid": reason is None, "reason": reason,
+                    "confidence": round(die.confidence, 4)})
+    return out
+
+
+def cube_json(found: Found, orientation: Orientation | None = None) -> dict | None:
+    """The cube's value and box; with an orientation, its place and owner."""
+    if found.cube is None:
+        return None
+    out: dict = {"value": found.cube.value, "box": list(found.cube.box), "confidence": round(found.cube.confidence, 4)}
+    if orientation is not None:
+        cube = cube_reading(found, orientation)
+        if cube is not None:
+            out["place"], out["owner"] = cube.place.value, cube.place.owner
+    return out
+
+
+__all__ = ["cube_json", "cube_reading", "dice_json", "dice_reading", "player0_mm", "rests_on_checker"]

@@ -1,0 +1,188 @@
+"""Dice and cube from the camera: real photos, rendered boards, the rules' reasons to throw again, the CLI, and the
+watcher handing the referee dice and cube readings."""
+
+import json
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.referee import Referee
+from companion.referee.events import OpeningRoll, Reroll, Rolled
+from companion.referee.observations import (COCKED, MISPLACED, ON_A_CHECKER, Command, CubePlace, DiceReading,
+                                            UserCommand)
+from companion.rules import Position
+from companion.rules.layout import BoardLayout
+from companion.sim import STYLES, Effects, Pose
+from companion.sim.render import Die, Renderer, Scene
+from companion.sim.truth import image_corners, player0_colour
+from companion.vision.dice import DiceReader
+from companion.vision.orientation import Orientation
+from companion.vision.photos import HELD_OUT_FOLD, fold_of, photos, read_labels
+from companion.vision.reader import BoardReader
+from companion.vision.roll import cube_reading, dice_reading
+from tests.conftest import SHARED
+
+PHOTOS = SHARED / "data" / "dice_photos"
+
+
+def _held_out_photos(count: int):
+    return [p for p in photos(PHOTOS) if fold_of(p.name) == HELD_OUT_FOLD][:count]
+
+
+def test_real_held_out_photos_are_read_with_no_invented_dice():
+    reader = DiceReader()
+    right = total = invented = 0
+    for path in _held_out_photos(30):
+        image = cv2.imread(str(path))
+        labels = read_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
+        found = reader.read_photo(image)
+        invented += max(0, len(found.dice) - len(labels))
+        for label in labels:
+            x, y = label.centre
+            near = [d for d in found.dice if d.box[0] <= x <= d.box[0] + d.box[2] and d.box[1] <= y <= d.box[1] + d.box[3]]
+            right += bool(near) and near[0].value == label.value
+            total += 1
+    assert total > 60
+    # measured: 85 % of held-out dice (benchmarks/dice_bench.py); issue 6 wants 99 %: this guards the level reached
+    assert right / total >= 0.80 and invented <= 6, (right, total, invented)
+
+
+def _board(dice, *, pose=Pose(tilt=15, roll=3), colour=((245, 245, 245), (20, 20, 20)), cube=(64, "centre"),
+           position=None, style=STYLES[0], seed=1):
+    scene = Scene.from_position(position or Position.start(), 0, dice=tuple(dice), roller=0, dice_colour=colour,
+                                cube_value=cube[0], cube_place=cube[1])
+    image, label = Renderer(style).render(scene, pose, Effects(noise=3, jpeg=85), np.random.default_rng(seed))
+    orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
+    reader = BoardReader(image_corners(label), trays="right" if orientation.tray_on_right() else "left")
+    reading = reader.read(image)
+    found = DiceReader().read_board(image, reader.plane)
+    return found, reading, orientation, label
+
+
+def _in_half(player, k=0):
+    x0, y0, x1, y1 = BoardLayout().dice_area(player)
+    return x0 + 40 + 90 * k, (y0 + y1) / 2
+
+
+def test_rolls_in_the_right_half_are_read():
+    rolls = [(6, 1), (3, 5), (2, 2), (4, 6), (5, 2), (1, 4)]
+    right = 0
+    for seed, values in enumerate(rolls):
+        dice = [Die(v, *_in_half(0, k), angle=25.0 * k + 10 * seed) for k, v in enumerate(values)]
+        found, reading, orientation, _ = _board(dice, seed=seed)
+        roll = dice_reading(found, reading, orientation)
+        if roll is not None and roll.valid and sorted(roll.values) == sorted(values):
+            right += 1
+            assert roll.halves == (0, 0) and roll.misplaced(0, opening=False) is None
+            assert roll.misplaced(1, opening=False) == MISPLACED  # player 1's roll in player 0's half
+    assert right >= 5, right  # held-out rolls are read 59 % of the time so far (issue 6 wants 99.5 %)
+
+
+def test_dice_seen_from_player1s_side_lie_in_his_half():
+    dice = [Die(5, *_in_half(1, 0), angle=40), Die(3, *_in_half(1, 1), angle=-15)]
+    pose = Pose(tilt=20, from_player1=True)
+    found, reading, orientation, _ = _board(dice, pose=pose)
+    roll = dice_reading(found, reading, orientation)
+    assert roll is not None and sorted(roll.values) == [3, 5] and roll.halves == (1, 1)
+
+
+def test_opening_dice_are_listed_player0s_first():
+    found, reading, orientation, _ = _board([Die(2, *_in_half(1)), Die(5, *_in_half(0))])
+    roll = dice_reading(found, reading, orientation)
+    assert roll is not None and roll.values == (5, 2) and roll.halves == (0, 1)
+    assert roll.misplaced(0, opening=True) is None
+
+
+def test_a_cocked_die_and_a_die_on_a_checker_are_void():
+    cocked, reading, orientation, _ = _board([Die(4, *_in_half(0, 0), cocked=True), Die(2, *_in_half(0, 1))])
+    assert dice_reading(cocked, reading, orientation).reason == COCKED
+    layout = BoardLayout()
+    x, y = layout.checker_centre(6, 0, 5)  # on player 0's six point, on the edge checker
+    resting, reading, orientation, _ = _board([Die(3, x + 4, y), Die(2, *_in_half(0, 1))])
+    assert dice_reading(resting, reading, orientation).reason == ON_A_CHECKER
+
+
+@pytest.mark.parametrize("cube", [(2, "player0"), (16, "player1"), (64, "centre")])
+def test_the_cube_value_and_place(cube):
+    found, _, orientation, _ = _board([], cube=cube, pose=Pose(tilt=10, from_player1=cube[0] == 16))
+    read = cube_reading(found, orientation)
+    place = {"player0": CubePlace.PLAYER0, "player1": CubePlace.PLAYER1, "centre": CubePlace.CENTRE}.get(
+        cube[1], CubePlace.OFFERED)
+    assert read is not None and (read.value, read.place) == (cube[0], place)
+
+
+def test_no_dice_on_the_board_means_picked_up():
+    found, reading, orientation, _ = _board([])
+    assert dice_reading(found, reading, orientation) == DiceReading(())
+
+
+def test_the_referee_judges_the_halves():
+    ref = Referee()
+    events = ref.observe(DiceReading((5, 2), halves=(0, 0)))  # both in one half: not an opening roll
+    assert any(isinstance(e, Reroll) and e.reason == MISPLACED for e in events)
+    events = ref.observe(DiceReading((5, 2), halves=(0, 1)))
+    assert any(isinstance(e, OpeningRoll) and e.winner == 0 for e in events)
+    # later, player 1 to roll: dice in player 0's half are thrown again; in his own they count
+    later = Referee()
+    later.observe(UserCommand(Command.SET_POSITION, player=1, position=Position.start()))
+    events = later.observe(DiceReading((3, 3), halves=(0, 0)))
+    assert any(isinstance(e, Reroll) and e.reason == MISPLACED for e in events)
+    assert not any(isinstance(e, Rolled) for e in events)
+    events = later.observe(DiceReading((3, 3), halves=(1, 1)))
+    assert any(isinstance(e, Rolled) and e.player == 1 for e in events)
+
+
+def test_dice_command_prints_json_for_a_photo(tmp_path, capsys):
+    path = _held_out_photos(1)[0]
+    assert main(["dice", str(path), "--json"]) == 0
+    dice = json.loads(capsys.readouterr().out)
+    labels = read_labels(path.with_suffix(".txt"), 640, 480)
+    assert sorted(d["value"] for d in dice) == sorted(label.value for label in labels)
+    for d in dice:
+        assert set(d) >= {"value", "box", "valid", "reason"} and len(d["box"]) == 4 and d["valid"] is True
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), np.full((480, 640, 3), 128, np.uint8))
+    assert main(["dice", str(grey), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8 not really a jpeg")
+    assert main(["dice", str(broken), "--json"]) == 2
+    assert "cannot read an image" in capsys.readouterr().err
+
+
+def test_read_json_has_the_dice_and_the_cube(tmp_path, capsys):
+    scene = Scene.from_position(Position.start(), 0, dice=(Die(6, *_in_half(0, 0)), Die(1, *_in_half(0, 1))),
+                                cube_value=8, cube_place="player1")
+    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=15, roll=3), Effects(noise=3, jpeg=85),
+                                              np.random.default_rng(1))
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), image)
+    corners = [f"{x:.1f},{y:.1f}" for x, y in image_corners(label)]
+    assert main(["read", str(path), "--corners", *corners, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sorted(d["value"] for d in data["dice"]) == [1, 6] and data["cube"]["value"] == 8
+
+
+def test_the_watcher_hands_on_board_then_dice_then_cube_once():
+    from companion.referee.observations import BoardReading, CubeReading
+    from companion.vision.calibrate import calibrate
+    from companion.vision.watch import BoardWatcher
+
+    scene = Scene.from_position(Position.start(), 0)
+    renderer = Renderer(STYLES[0], 960, 540)
+    pose = Pose(tilt=12)
+    start, label = renderer.render(scene, pose, Effects(), np.random.default_rng(0))
+    profile = calibrate(start, corners=image_corners(label), markers=False).profile
+    rolled = replace(scene, dice=(Die(3, *_in_half(0, 0)), Die(5, *_in_half(0, 1))), cube_value=2,
+                     cube_place="player1")
+    rolled_image, _ = renderer.render(rolled, pose, Effects(), np.random.default_rng(0))
+    watcher = BoardWatcher(profile, hold=0.2)
+    seen = []
+    for i in range(12):
+        seen += watcher.feed(rolled_image, i * 0.05)
+    kinds = [type(o) for o in seen]
+    assert kinds == [BoardReading, DiceReading, CubeReading], kinds
+    assert sorted(seen[1].values) == [3, 5] and seen[2].cube == 2 and seen[2].place is CubePlace.PLAYER1
