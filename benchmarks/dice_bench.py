@@ -119,7 +119,7 @@ def render_section(count: int) -> None:
     _nets.cache_clear()
     dice_reader = DiceReader(MODELS)
     renderers: dict = {}
-    rolls = rolls_right = invalid = flagged = valid = called_invalid = empty = empty_right = 0
+    rolls_right = invalid = flagged = valid = called_invalid = empty = empty_right = 0
     cubes = cubes_right = 0
     misses: Counter = Counter()
     dice_ms, board_ms = [], []
@@ -149,7 +149,6 @@ def render_section(count: int) -> None:
             reason = dice.misplaced(label.roller, opening=False)
         if label.dice_valid:
             valid += 1
-            rolls += 1
             ok = dice is not None and dice.valid and sorted(dice.values) == sorted(label.dice)
             rolls_right += ok
             called_invalid += reason is not None
@@ -161,7 +160,7 @@ def render_section(count: int) -> None:
             if reason != label.dice_reason:
                 misses[f"{label.dice_reason}: got {reason}"] += 1
     print(f"\nRendered held-out board frames: {count} (seeds {sets.HELDOUT.seed_base}..)")
-    print(f"  valid rolls read right: {rolls_right}/{rolls} = {100 * rolls_right / max(rolls, 1):.2f} %")
+    print(f"  valid rolls read right: {rolls_right}/{valid} = {100 * rolls_right / max(valid, 1):.2f} %")
     print(f"  invalid rolls flagged with the right reason: {flagged}/{invalid} = {100 * flagged / max(invalid, 1):.1f} %")
     print(f"  valid rolls called invalid: {called_invalid}/{valid} = {100 * called_invalid / max(valid, 1):.2f} %")
     print(f"  frames without dice read as none: {empty_right}/{empty}")

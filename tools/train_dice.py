@@ -38,7 +38,7 @@ from companion.vision.dice import (CLASSES, CROP, CROP_OBJECT, CUBE_FACES, FINDE
                                    STRIDE,
                                    crop_on_plane, normalise)
 from companion.vision.photos import fold_of, photos, read_labels  # noqa: E402
-from companion.vision.plane import MARGIN_X, MARGIN_Y, MM_PER_PX, Plane  # noqa: E402
+from companion.vision.plane import MM_PER_PX, Plane  # noqa: E402
 
 TRAIN = replace(DEV, name="dev", seed_base=200_000, bad_dice=0.3)
 PATCH = 128
@@ -78,7 +78,7 @@ def render_sample(index: int):
         x, y = at(die.x, die.y)
         turn = math.radians(die.angle)
         box = DIE * (abs(math.cos(turn)) + abs(math.sin(turn)))
-        objects.append((0, (x + MARGIN_X) / MM_PER_PX, (y + MARGIN_Y) / MM_PER_PX, box / MM_PER_PX))
+        objects.append((0, *Plane.px(x, y), box / MM_PER_PX))
         alone = replace(scene, dice=(replace(die, cocked=False),), roller=None)
         resting = dice_validity(alone, layout)[1] == ON_A_CHECKER
         for _ in range(6 if die.cocked or resting else 3):
@@ -88,7 +88,7 @@ def render_sample(index: int):
             cocked.append((float(die.cocked), float(resting)))
     if scene.cube_value in CUBE_FACES:
         x, y = at(*label.cube_at)
-        objects.append((1, (x + MARGIN_X) / MM_PER_PX, (y + MARGIN_Y) / MM_PER_PX, CUBE / MM_PER_PX))
+        objects.append((1, *Plane.px(x, y), CUBE / MM_PER_PX))
         for _ in range(2):
             jx, jy = rng.uniform(-0.15, 0.15, 2) * CUBE
             crop = crop_on_plane(image, plane, x + jx, y + jy, CUBE * rng.uniform(0.85, 1.2))
@@ -98,7 +98,7 @@ def render_sample(index: int):
     for _ in range(6):  # anything else on the board: checkers, points, the bar, a hand
         x, y = rng.uniform(-40, 620), rng.uniform(-15, 455)
         size = rng.uniform(16, 30)
-        if all(math.hypot(x - (o[1] * MM_PER_PX - MARGIN_X), y - (o[2] * MM_PER_PX - MARGIN_Y)) > 0.8 * o[3] * MM_PER_PX
+        if all(math.dist((x, y), Plane.mm(o[1], o[2])) > 0.8 * o[3] * MM_PER_PX
                for o in objects):
             crops.append(crop_on_plane(image, plane, x, y, size))
             classes.append(0)
@@ -280,11 +280,17 @@ def finder_loss(out, t):
     return loss + reg
 
 
+def _optimiser(model, rate: float, steps: int):
+    import torch
+
+    opt = torch.optim.AdamW(model.parameters(), rate, weight_decay=1e-4)
+    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, rate, total_steps=steps)
+
+
 def train_finder(finder, planes, photo_set, steps: int, rng):
     import torch
 
-    opt = torch.optim.AdamW(finder.parameters(), 3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    opt, sched = _optimiser(finder, 3e-3, steps)
     finder.train()
     for step in range(steps):
         x, t = finder_patches(planes, photo_set, 32, rng)
@@ -302,8 +308,7 @@ def train_reader(reader, crops, classes, cocked, steps: int, rng, invertible):
     import torch
     import torch.nn.functional as F
 
-    opt = torch.optim.AdamW(reader.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=steps)
+    opt, sched = _optimiser(reader, 2e-3, steps)
     classes_t, cocked_t = torch.tensor(classes), torch.tensor(cocked, dtype=torch.float32)
     weights = np.bincount(classes, minlength=len(CLASSES)).astype(np.float64)
     weights = torch.tensor((weights.sum() / np.maximum(weights, 1) / len(CLASSES)) ** 0.5, dtype=torch.float32)
@@ -394,8 +399,7 @@ def hard_negatives(models: Path, renders, photo_set, frames: int = 600) -> list[
         finder.setInput(normalise(rectified))
         for f in decode(finder.forward()[0], 0.2):
             if all(math.hypot(f.x - x, f.y - y) > 0.6 * s for _, x, y, s in objects):
-                out.append(crop_on_plane(image, plane, f.x * MM_PER_PX - MARGIN_X, f.y * MM_PER_PX - MARGIN_Y,
-                                         f.size * MM_PER_PX))
+                out.append(crop_on_plane(image, plane, *Plane.mm(f.x, f.y), f.size * MM_PER_PX))
     for image, objects in photo_set:
         for level in PHOTO_LEVELS:
             scale = level / max(image.shape[:2])

@@ -16,7 +16,7 @@ business: this module only says what lies where.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from companion.vision.mlp import ModelError
-from companion.vision.plane import MARGIN_X, MARGIN_Y, MM_PER_PX, Plane
+from companion.vision.plane import MM_PER_PX, Plane
 
 MODELS = Path(__file__).with_name("models")
 STRIDE = 4
@@ -70,7 +70,6 @@ class Found:
 
     dice: tuple[DieRead, ...] = ()
     cube: CubeRead | None = None
-    timings: dict[str, float] = field(default_factory=dict)
 
 
 def normalise(image: np.ndarray) -> np.ndarray:
@@ -143,12 +142,9 @@ def crop_on_plane(image: np.ndarray, plane: Plane, x_mm: float, y_mm: float, siz
     """A CROP x CROP patch seen straight down, centred on (x_mm, y_mm) of the playing area, in which `size_mm`
     spans CROP_OBJECT pixels."""
     mm_per_px = size_mm / CROP_OBJECT
-    # crop pixel -> playing-area mm -> plane pixel -> image pixel
     crop_to_mm = np.array([[mm_per_px, 0, x_mm - mm_per_px * CROP / 2],
                            [0, mm_per_px, y_mm - mm_per_px * CROP / 2], [0, 0, 1]])
-    mm_to_plane = np.array([[1 / MM_PER_PX, 0, MARGIN_X / MM_PER_PX], [0, 1 / MM_PER_PX, MARGIN_Y / MM_PER_PX],
-                            [0, 0, 1]])
-    h = plane.to_image @ mm_to_plane @ crop_to_mm
+    h = plane.mm_to_image() @ crop_to_mm
     shrink = plane.image_scale() * mm_per_px
     src = image
     while shrink > 2.0:  # a close camera: average before sampling, as the plane itself does
@@ -188,8 +184,7 @@ class DiceReader:
 
     def read_photo(self, image: np.ndarray) -> Found:
         """Dice and cube anywhere in a photo of unknown scale."""
-        tick = cv2.getTickCount()
-        finds = []
+        finds: list[_Find] = []
         long_side = max(image.shape[:2])
         for level in PHOTO_LEVELS:  # coarse to fine: a find inside a coarser one is a pip of it, or it again
             scale = level / long_side
@@ -200,26 +195,17 @@ class DiceReader:
             finds += [f for f in _suppress(finer)
                       if all(abs(f.x - k.x) > 0.6 * k.size or abs(f.y - k.y) > 0.6 * k.size for k in finds)]
         crops = np.array([crop_square(image, f.x, f.y, f.size) for f in finds]).reshape(-1, CROP, CROP, 3)
-        found = self._assemble(finds, crops, lambda f: None)
-        found.timings["total"] = (cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000
-        return found
+        return self._assemble(finds, crops, lambda f: None)
 
     # -- a board ------------------------------------------------------------------------------------
 
     def read_board(self, image: np.ndarray, plane: Plane, rectified: np.ndarray | None = None) -> Found:
         """Dice and cube on a board: `rectified` is `plane.rectify(image)`, if the caller has it already."""
-        tick = cv2.getTickCount()
         if rectified is None:
             rectified = plane.rectify(image)
         finds = _suppress(self._find(rectified))
-
-        def mm(f: _Find) -> tuple[float, float]:
-            return f.x * MM_PER_PX - MARGIN_X, f.y * MM_PER_PX - MARGIN_Y
-
-        crops = np.array([crop_on_plane(image, plane, *mm(f), f.size * MM_PER_PX) for f in finds])
-        found = self._assemble(finds, crops.reshape(-1, CROP, CROP, 3), mm, plane)
-        found.timings["total"] = (cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000
-        return found
+        crops = np.array([crop_on_plane(image, plane, *Plane.mm(f.x, f.y), f.size * MM_PER_PX) for f in finds])
+        return self._assemble(finds, crops.reshape(-1, CROP, CROP, 3), lambda f: Plane.mm(f.x, f.y), plane)
 
     def _assemble(self, finds: list[_Find], crops: np.ndarray, mm, plane: Plane | None = None) -> Found:
         probs, cocked = self.classify(crops)

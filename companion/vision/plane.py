@@ -26,6 +26,9 @@ SLOT_ALONG = tuple(CHECKER / 2 + k * CHECKER for k in range(5))
 BAR_ALONG = tuple(PLAY_HEIGHT / 2 - CHECKER * (0.9 + k) for k in range(5))
 """Checkers on the bar, from the middle outwards (as `BoardLayout.bar_centre` puts them), from the top edge."""
 
+_PX_TO_MM = np.array([[MM_PER_PX, 0, -MARGIN_X], [0, MM_PER_PX, -MARGIN_Y], [0, 0, 1]], np.float64)
+"""Plane pixels -> playing-area millimetres."""
+
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 """Top-left, top-right, bottom-right, bottom-left of the playing area, in image pixels."""
 
@@ -76,8 +79,7 @@ class Plane:
         mm = np.array([[0, 0], [PLAY_WIDTH, 0], [PLAY_WIDTH, PLAY_HEIGHT], [0, PLAY_HEIGHT]], np.float32)
         image = np.array(corners, np.float32)
         mm_to_image = cv2.getPerspectiveTransform(mm, image)
-        px_to_mm = np.array([[MM_PER_PX, 0, -MARGIN_X], [0, MM_PER_PX, -MARGIN_Y], [0, 0, 1]], np.float64)
-        return cls(tuple(tuple(map(float, c)) for c in corners), mm_to_image @ px_to_mm)  # type: ignore[arg-type]
+        return cls(tuple(tuple(map(float, c)) for c in corners), mm_to_image @ _PX_TO_MM)  # type: ignore[arg-type]
 
     @staticmethod
     def size() -> tuple[int, int]:
@@ -88,6 +90,15 @@ class Plane:
     def px(x_mm: float, y_mm: float) -> tuple[float, float]:
         """Playing-area millimetres to plane pixels."""
         return (x_mm + MARGIN_X) / MM_PER_PX, (y_mm + MARGIN_Y) / MM_PER_PX
+
+    @staticmethod
+    def mm(x_px: float, y_px: float) -> tuple[float, float]:
+        """Plane pixels to playing-area millimetres (the inverse of `px`)."""
+        return x_px * MM_PER_PX - MARGIN_X, y_px * MM_PER_PX - MARGIN_Y
+
+    def mm_to_image(self) -> np.ndarray:
+        """Playing-area millimetres -> image pixels (3x3)."""
+        return self.to_image @ np.linalg.inv(_PX_TO_MM)
 
     def image_scale(self) -> float:
         """Image pixels per millimetre on this board (the mean over the playing area's edges)."""
