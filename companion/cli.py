@@ -452,7 +452,12 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.vision.profile import default_profile_path
 
     image = _calibration_frame(args)
-    result = calibrate(image, corners=_corners_arg(args), player0=args.player0,
+    corners = _corners_arg(args)
+    if args.click:
+        from companion.vision.corner_picker import pick_corners
+
+        corners = pick_corners(image)
+    result = calibrate(image, corners=corners, player0=args.player0,
                        markers=True if args.markers else (False if args.no_markers else None))
     out = Path(args.out) if args.out else default_profile_path()
     result.profile.save(out)
@@ -657,13 +662,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     calibrate = sub.add_parser("calibrate", help="learn a board under a camera from its starting position",
                                description="Capture a frame of the board set up for a game, find the playing area "
-                               "(markers, --corners, or from the board), learn the checker colours and whose side is "
-                               "whose, save a TOML profile and check it by reading the start back.")
+                               "(markers, --corners or --click, or from the board), learn the checker colours and "
+                               "whose side is whose, save a TOML profile and check it by reading the start back.")
     where = calibrate.add_mutually_exclusive_group()
     where.add_argument("--camera", type=int, default=0)
     where.add_argument("--video")
     where.add_argument("--image")
-    calibrate.add_argument("--corners", nargs=4, metavar="X,Y")
+    by_hand = calibrate.add_mutually_exclusive_group()
+    by_hand.add_argument("--corners", nargs=4, metavar="X,Y",
+                         help="the playing area's corners in the frame: top-left, top-right, bottom-right, bottom-left")
+    by_hand.add_argument("--click", action="store_true",
+                         help="click the four corners in a window (needs a display)")
     calibrate.add_argument("--player0", choices=("light", "dark"),
                            help="player 0's checkers (default: whoever sits at the bottom of the picture)")
     use = calibrate.add_mutually_exclusive_group()

@@ -125,3 +125,70 @@ def test_markers_not_found_is_a_clear_error():
 
     with pytest.raises(MarkersNotFound, match="top-left"):
         MarkerFrame(((0, 0), (1, 0), (1, 1), (0, 1))).locate(np.zeros((200, 200, 3), np.uint8))
+
+
+class _ClickingWindow:
+    """OpenCV's window functions, played back: each waitKey delivers the next scripted click or key."""
+
+    EVENT_LBUTTONDOWN = 1
+
+    def __init__(self, script):
+        self.script, self.shown, self.callback, self.closed = list(script), [], None, False
+
+    def namedWindow(self, name, flags=0):  # noqa: N802
+        pass
+
+    def setMouseCallback(self, name, callback, param=None):  # noqa: N802
+        self.callback = callback
+
+    def imshow(self, name, image):
+        self.shown.append(image)
+
+    def waitKey(self, delay=0):  # noqa: N802
+        step = self.script.pop(0)
+        if isinstance(step, tuple):
+            self.callback(self.EVENT_LBUTTONDOWN, int(step[0]), int(step[1]), 0, None)
+            return -1
+        return step
+
+    def destroyWindow(self, name):  # noqa: N802
+        self.closed = True
+
+
+def test_corners_clicked_in_a_window_calibrate_the_board():
+    from companion.vision.corner_picker import pick_corners
+
+    image, label = _render(Position.start(), style=0, tilt=12)
+    corners = [tuple(map(round, c)) for c in image_corners(label)]
+    # a stray click taken back, Enter too early (ignored), then the four corners and Enter
+    window = _ClickingWindow([(5, 5), 8, corners[0], corners[1], corners[2], 13, corners[3], 13])
+    picked = pick_corners(image, window)
+    assert picked == tuple(map(lambda c: (float(c[0]), float(c[1])), corners)) and window.closed
+    assert window.shown[-1].shape == image.shape and not (window.shown[-1] == image).all()  # the clicks are drawn
+    profile = calibrate(image, corners=picked, markers=False).profile
+    assert profile.orientation.player0_colour == "light"
+
+
+def test_clicked_corners_must_make_a_board_and_escape_cancels():
+    from companion.errors import CompanionError
+    from companion.vision.corner_picker import CornerPicker, pick_corners
+
+    picker = CornerPicker(np.zeros((100, 100, 3), np.uint8))
+    for x, y in ((10, 10), (90, 90), (90, 10), (10, 90)):  # a bow tie, not a board
+        picker.click(x, y)
+    assert picker.corners() is None and "do not make a board" in picker.prompt()
+    with pytest.raises(CompanionError, match="cancelled"):
+        pick_corners(np.zeros((100, 100, 3), np.uint8), _ClickingWindow([(1, 1), 27]))
+
+
+def test_click_without_a_display_says_to_give_corners(monkeypatch, tmp_path, capsys):
+    from companion.cli import main
+
+    image, _ = _render(Position.start())
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "start.png"), image)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["calibrate", "--image", str(tmp_path / "start.png"), "--click", "--out", str(tmp_path / "p.toml")]) == 2
+    assert "--corners" in capsys.readouterr().err and not (tmp_path / "p.toml").exists()
