@@ -8,7 +8,8 @@
    never saw it.
 2. Rendered held-out board frames (seeds 1 000 000+, never trained on; dice of any colour): rolls read right,
    invalid rolls flagged with the right reason, valid rolls wrongly called invalid, cube value and owner; each
-   frame is read as the live path reads it (board reader, then dice on the same rectified plane).
+   frame is read as the live path reads it (board reader, then dice on the same rectified plane). Frames where a
+   hand covers part of a die (or the cube) are counted apart: nobody can read those, and the live path waits.
 3. Time: the dice-and-cube read per frame, median and 95th percentile, beside the board read of the same frames.
 """
 
@@ -119,7 +120,7 @@ def render_section(count: int) -> None:
     _nets.cache_clear()
     dice_reader = DiceReader(MODELS)
     renderers: dict = {}
-    rolls_right = invalid = flagged = valid = called_invalid = empty = empty_right = 0
+    rolls_right = invalid = flagged = valid = called_invalid = empty = empty_right = hidden = 0
     cubes = cubes_right = 0
     misses: Counter = Counter()
     dice_ms, board_ms = [], []
@@ -137,12 +138,15 @@ def render_section(count: int) -> None:
         dice = dice_reading(found, reading, orientation)
         cube = cube_reading(found, orientation)
         dice_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
-        if label.cube_value in (2, 4, 8, 16, 32, 64):
+        if label.cube_value in (2, 4, 8, 16, 32, 64) and not label.cube_hidden:
             cubes += 1
             cubes_right += cube is not None and cube.value == label.cube_value and cube.place is owner_place(label.cube_place)
         if not label.dice:
             empty += 1
             empty_right += dice is not None and dice.valid and not dice.values
+            continue
+        if any(label.dice_hidden):  # nobody can read it; the live path waits for the hand to go
+            hidden += 1
             continue
         reason = dice.reason if dice is not None and not dice.valid else None
         if dice is not None and dice.valid and dice.values and label.roller is not None:
@@ -164,6 +168,7 @@ def render_section(count: int) -> None:
     print(f"  invalid rolls flagged with the right reason: {flagged}/{invalid} = {100 * flagged / max(invalid, 1):.1f} %")
     print(f"  valid rolls called invalid: {called_invalid}/{valid} = {100 * called_invalid / max(valid, 1):.2f} %")
     print(f"  frames without dice read as none: {empty_right}/{empty}")
+    print(f"  frames where a hand covers a die (not counted above): {hidden}")
     print(f"  cube value and owner right: {cubes_right}/{cubes} = {100 * cubes_right / max(cubes, 1):.2f} %")
     for what, n in misses.most_common(8):
         print(f"    {n:>3} x {what}")

@@ -153,6 +153,9 @@ class FrameLabel:
     checker_centres: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
     """Per point, the centres of its checkers in the frame, pixels (the renderer's own)."""
     hand: bool = False
+    dice_hidden: list[bool] = field(default_factory=list)
+    """Per die, whether the hand covers part of it (nobody can read it; the live path waits for the hand)."""
+    cube_hidden: bool = False
     still: bool = True
     time: float = 0.0
 
@@ -306,12 +309,23 @@ class Renderer:
                     occluded.append(point)
         valid, reason = dice_validity(scene, layout)
         corners = self.project(h, layout, BoardLayout.playing_area())
+        dice_hidden = [self._covered(mask, h, layout, d.x, d.y, DIE) for d in scene.dice]
+        cube_hidden = self._covered(mask, h, layout, *layout.cube_centre(scene.cube_place), CUBE)
         return FrameLabel(
             points=list(scene.points), bar=scene.bar, off=scene.off, dice=[d.value for d in scene.dice],
             dice_at=[(d.x, d.y) for d in scene.dice], cube_at=layout.cube_centre(scene.cube_place),
             dice_valid=valid, dice_reason=reason, roller=scene.roller, cube_value=scene.cube_value,
             cube_place=scene.cube_place, corners=corners, occluded=occluded, pose=asdict(pose),
-            style=self.style.name, checker_centres=centres, hand=scene.hand is not None)
+            style=self.style.name, checker_centres=centres, hand=scene.hand is not None, dice_hidden=dice_hidden,
+            cube_hidden=cube_hidden)
+
+    def _covered(self, mask, h: np.ndarray, layout: BoardLayout, x: float, y: float, size: float) -> bool:
+        """Whether the hand covers the centre or a corner of a square of `size` mm centred at (x, y)."""
+        if mask is None:
+            return False
+        r = size / 2
+        spots = self.project(h, layout, [(x, y), (x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])
+        return any(0 <= int(v) < self.height and 0 <= int(u) < self.width and mask[int(v), int(u)] for u, v in spots)
 
     def _draw_hand(self, frame: np.ndarray, hand: Hand, h: np.ndarray, layout: BoardLayout,
                    rng: np.random.Generator) -> np.ndarray:

@@ -107,6 +107,19 @@ def test_a_hand_over_the_board_marks_the_points_it_covers():
     assert 8 in label.occluded and 20 not in label.occluded and label.hand
 
 
+def test_a_hand_over_a_die_marks_it_hidden_and_only_it():
+    renderer = Renderer(STYLES[1], 640, 360)
+    layout = BoardLayout()
+    x0, y0, x1, y1 = layout.dice_area(0)
+    covered, clear = Die(3, x1 - 20, (y0 + y1) / 2), Die(5, x0 + 30, (y0 + y1) / 2)
+    scene = _with(Scene.from_position(Position.start(), 0, hand=Hand(covered.x, covered.y, 0)),
+                  dice=(covered, clear), roller=0)
+    _, label = renderer.render(scene, Pose(), Effects(), np.random.default_rng(1))
+    assert label.dice_hidden == [True, False] and not label.cube_hidden
+    _, bare = renderer.render(_with(scene, hand=None), Pose(), Effects(), np.random.default_rng(1))
+    assert bare.dice_hidden == [False, False]
+
+
 def test_a_self_play_film_follows_the_game(tmp_path):
     rng = np.random.default_rng(4)
     turns = self_play(rng)[:4]
