@@ -156,6 +156,10 @@ class FrameLabel:
     dice_hidden: list[bool] = field(default_factory=list)
     """Per die, whether the hand covers part of it (nobody can read it; the live path waits for the hand)."""
     cube_hidden: bool = False
+    bar_hidden: list[bool] = field(default_factory=lambda: [False, False])
+    """Per player, whether the hand covers where his checkers on the bar lie."""
+    off_hidden: list[bool] = field(default_factory=lambda: [False, False])
+    """Per player, whether the hand covers part of his tray."""
     still: bool = True
     time: float = 0.0
 
@@ -309,22 +313,27 @@ class Renderer:
                     occluded.append(point)
         valid, reason = dice_validity(scene, layout)
         corners = self.project(h, layout, BoardLayout.playing_area())
-        dice_hidden = [self._covered(mask, h, layout, d.x, d.y, DIE) for d in scene.dice]
-        cube_hidden = self._covered(mask, h, layout, *layout.cube_centre(scene.cube_place), CUBE)
+        dice_hidden = [self._covered(mask, h, layout, _square(d.x, d.y, DIE)) for d in scene.dice]
+        cube_hidden = self._covered(mask, h, layout, _square(*layout.cube_centre(scene.cube_place), CUBE))
+        bar_hidden = [self._covered(mask, h, layout, [layout.bar_centre(p, i) for i in range(4)]) for p in (0, 1)]
+        off_hidden = []
+        for p in (0, 1):
+            x0, y0, x1, y1 = layout.tray_rect(p)
+            off_hidden.append(self._covered(mask, h, layout, [((x0 + x1) / 2, y0 + (y1 - y0) * t)
+                                                             for t in (0.05, 0.3, 0.5, 0.7, 0.95)]))
         return FrameLabel(
             points=list(scene.points), bar=scene.bar, off=scene.off, dice=[d.value for d in scene.dice],
             dice_at=[(d.x, d.y) for d in scene.dice], cube_at=layout.cube_centre(scene.cube_place),
             dice_valid=valid, dice_reason=reason, roller=scene.roller, cube_value=scene.cube_value,
             cube_place=scene.cube_place, corners=corners, occluded=occluded, pose=asdict(pose),
             style=self.style.name, checker_centres=centres, hand=scene.hand is not None, dice_hidden=dice_hidden,
-            cube_hidden=cube_hidden)
+            cube_hidden=cube_hidden, bar_hidden=bar_hidden, off_hidden=off_hidden)
 
-    def _covered(self, mask, h: np.ndarray, layout: BoardLayout, x: float, y: float, size: float) -> bool:
-        """Whether the hand covers the centre or a corner of a square of `size` mm centred at (x, y)."""
+    def _covered(self, mask, h: np.ndarray, layout: BoardLayout, spots_mm) -> bool:
+        """Whether the hand covers any of these spots (mm)."""
         if mask is None:
             return False
-        r = size / 2
-        spots = self.project(h, layout, [(x, y), (x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)])
+        spots = self.project(h, layout, spots_mm)
         return any(0 <= int(v) < self.height and 0 <= int(u) < self.width and mask[int(v), int(u)] for u, v in spots)
 
     def _draw_hand(self, frame: np.ndarray, hand: Hand, h: np.ndarray, layout: BoardLayout,
@@ -423,6 +432,12 @@ def _cocked(top: np.ndarray, side: np.ndarray) -> np.ndarray:
     face = cv2.resize(top, (size, int(size * 0.7)), interpolation=cv2.INTER_AREA)
     flank = cv2.resize(side, (size, int(size * 0.45)), interpolation=cv2.INTER_AREA)
     return np.vstack([face, (flank * 0.7).astype(np.uint8)])
+
+
+def _square(x: float, y: float, size: float) -> list[tuple[float, float]]:
+    """The centre and corners of an upright square of `size` mm (enough to tell whether a hand covers part)."""
+    r = size / 2
+    return [(x, y), (x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
 
 
 def _paste(dst: np.ndarray, sprite: tuple[np.ndarray, np.ndarray], cx: int, cy: int) -> None:

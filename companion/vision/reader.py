@@ -25,6 +25,7 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.referee.observations import BoardReading, SlotReading
+from companion.rules import CHECKERS
 from companion.rules.layout import FRAME, PLAY_HEIGHT, PLAY_WIDTH, TRAY_WIDTH
 from companion.vision.features import point_strips, slot_features, slot_patches, strip_features
 from companion.vision.mlp import MLP
@@ -63,6 +64,9 @@ class HalfRead:
     colour: str | None
     count: int
     confidence: float
+    low: int
+    high: int
+    """`low`..`high`: the counts the evidence allows, as for a point."""
 
 
 @dataclass(frozen=True)
@@ -133,11 +137,12 @@ class ImageReading:
 
 
 def _side_slot(player: int, half: HalfRead, orientation: Orientation) -> SlotReading:
-    if half.count == 0 or half.colour is None:
+    """A bar or tray half belongs to `player` by where it is; its colour only says how far to trust it."""
+    if half.high == 0:
         return SlotReading.empty(half.confidence)
-    if orientation.player_of(half.colour) != player:  # the wrong colour here: say so by doubting it
-        return SlotReading(player, half.count, 0.0)
-    return SlotReading(player, half.count, half.confidence)
+    if half.count and half.colour is not None and orientation.player_of(half.colour) != player:
+        return SlotReading(player, half.count, 0.0, 0, CHECKERS)  # the wrong colour here: it says nothing
+    return SlotReading(player, half.count, half.confidence, half.low, half.high)
 
 
 @lru_cache(maxsize=2)
@@ -334,9 +339,7 @@ def _colour_of(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: floa
 
 
 def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> SlotRead:
-    best = int(np.argmax(dist))
-    possible = np.nonzero(dist >= SPREAD)[0]
-    low, high = int(min(possible.min(), best)), int(max(possible.max(), best))
+    best, low, high = _spread(dist)
     mass = float(dist[low:high + 1].sum())
     if best == 0 and high == 0:
         return SlotRead(None, 0, 0, 0, mass)
@@ -348,12 +351,19 @@ def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: fl
     return SlotRead(colour, best, low, high, mass * sure)
 
 
-def _half_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> HalfRead:
+def _spread(dist: np.ndarray) -> tuple[int, int, int]:
+    """The best count of a distribution over counts, and the range of those at least SPREAD likely."""
     best = int(np.argmax(dist))
+    possible = np.nonzero(dist >= SPREAD)[0]
+    return best, int(min(possible.min(), best)), int(max(possible.max(), best))
+
+
+def _half_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> HalfRead:
+    best, low, high = _spread(dist)
     if best == 0 or sample is None:
-        return HalfRead(None, 0, float(dist[0]))
+        return HalfRead(None, 0, float(dist[0]), 0, high)
     colour, sure = _colour_of(sample, centres, p_light)
-    return HalfRead(colour, best, float(dist[best]) * sure)
+    return HalfRead(colour, best, float(dist[best]) * sure, low, high)
 
 
 TRAY_ROWS = 110
@@ -378,13 +388,16 @@ def tray_profile(lab: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[np.nd
 def _tray_half(lab: np.ndarray, centres, model: MLP) -> HalfRead:
     feats, contrast = tray_profile(lab, centres)
     dist = model.probabilities(feats[None, :])[0]
-    count = int(np.argmax(dist))
-    sure = float(dist[count]) * float(np.clip((contrast - 8) / 16, 0, 1))
+    count, low, high = _spread(dist)
+    visible = float(np.clip((contrast - 8) / 16, 0, 1))
+    sure = float(dist[count]) * visible
+    if not visible:  # checkers on edge the tray's own colour: any count is possible
+        low, high = 0, CHECKERS
     if count == 0:
-        return HalfRead(None, 0, sure)
+        return HalfRead(None, 0, sure, 0, high)
     rows = feats.reshape(-1, 3)[:int(6 + 6.5 * count)]
     colour = "light" if np.median(rows[:, 1]) < np.median(rows[:, 2]) else "dark"
-    return HalfRead(colour, count, sure)
+    return HalfRead(colour, count, sure, low, high)
 
 
 def tray_side(image: np.ndarray, plane: Plane) -> str:

@@ -117,7 +117,11 @@ def test_a_hand_over_a_die_marks_it_hidden_and_only_it():
     _, label = renderer.render(scene, Pose(), Effects(), np.random.default_rng(1))
     assert label.dice_hidden == [True, False] and not label.cube_hidden
     _, bare = renderer.render(_with(scene, hand=None), Pose(), Effects(), np.random.default_rng(1))
-    assert bare.dice_hidden == [False, False]
+    assert bare.dice_hidden == [False, False] and bare.bar_hidden == bare.off_hidden == [False, False]
+    x0, y0, x1, y1 = layout.tray_rect(0)
+    _, tray = renderer.render(_with(scene, hand=Hand((x0 + x1) / 2, (y0 + y1) / 2, 0)), Pose(), Effects(),
+                              np.random.default_rng(1))
+    assert tray.off_hidden == [True, False]
 
 
 def test_a_self_play_film_follows_the_game(tmp_path):

@@ -80,3 +80,19 @@ def test_not_a_colour_image_is_refused():
     reader = BoardReader(((10, 10), (300, 10), (300, 200), (10, 200)))
     with pytest.raises(NotABoard):
         reader.read(np.zeros((100, 100), np.uint8))
+
+
+def test_a_tray_the_colour_of_its_checkers_reads_as_any_count_and_a_wrong_colour_says_nothing():
+    from companion.vision.reader import MODELS, HalfRead, _models, _side_slot, _tray_half
+
+    trays_model = _models(str(MODELS))[3]
+    wood = np.full((120, 30, 3), (120.0, 140.0, 150.0), np.float32)
+    blind = _tray_half(wood, {"light": np.array([121.0, 140, 150]), "dark": np.array([40.0, 128, 128])}, trays_model)
+    assert (blind.low, blind.high) == (0, 15) and blind.confidence == 0.0
+    seen = _tray_half(wood, {"light": np.array([230.0, 128, 128]), "dark": np.array([30.0, 128, 128])}, trays_model)
+    assert seen.count == 0 and seen.high < 15 and seen.confidence > 0.5  # an empty tray that contrasts is sure
+    orientation = Orientation(True, True, "light")
+    wrong = _side_slot(0, HalfRead("dark", 4, 0.9, 4, 4), orientation)
+    assert (wrong.owner, wrong.count, wrong.confidence, wrong.low, wrong.high) == (0, 4, 0.0, 0, 15)
+    right = _side_slot(0, HalfRead("light", 4, 0.9, 3, 5), orientation)
+    assert (right.count, right.confidence, right.low, right.high) == (4, 0.9, 3, 5)
