@@ -21,7 +21,7 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.rules import BAR, OFF, Play, Position, Roll
 from companion.rules.layout import BoardLayout
-from companion.sim.render import DIE, Die, Effects, FrameLabel, Hand, Pose, Renderer, Scene
+from companion.sim.render import DIE, Die, Effects, FrameLabel, Hand, Pose, Renderer, Scene, dice_validity
 from companion.sim.styles import Style
 
 
@@ -148,14 +148,16 @@ class GameFilm:
             values = (max(roll.die1, roll.die2), min(roll.die1, roll.die2))
         else:
             throwers, values = (turn.player, turn.player), (roll.die1, roll.die2)
-        rest = []
+        rest: list[Die] = []
         for thrower, value in zip(throwers, values):
             x0, y0, x1, y1 = self.layout.dice_area(thrower)
-            for _ in range(20):
+            for _ in range(40):  # the script's roll stands: a die apart from the other, not resting on a checker
                 x, y = float(self.rng.uniform(x0 + DIE, x1 - DIE)), float(self.rng.uniform(y0 + DIE / 2, y1 - DIE / 2))
-                if all(math.hypot(x - d.x, y - d.y) > DIE * 1.6 for d in rest):
+                die = Die(value, x, y, float(self.rng.uniform(0, 360)))
+                if all(math.hypot(x - d.x, y - d.y) > DIE * 1.6 for d in rest) and \
+                        dice_validity(replace(scene, dice=(die,), roller=None), self.layout)[0]:
                     break
-            rest.append(Die(value, x, y, float(self.rng.uniform(0, 360))))
+            rest.append(die)
         starts = [y1 + 60 if thrower == 0 else y0 - 60 for thrower in throwers]
         frames = self._frames(0.6)
         for i in range(frames):
