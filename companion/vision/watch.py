@@ -1,5 +1,5 @@
-"""From frames to observations: the board, the dice and the cube are read once each time the board settles, never
-while something moves or a hand is over it. What a camera source runs per frame.
+"""From frames to observations: the board is read once each time it settles (the dice and the cube on the still
+frames that follow), never while something moves or a hand is over it. What a camera source runs per frame.
 
     watcher = BoardWatcher(profile)
     for frame in source.frames():
@@ -7,7 +7,8 @@ while something moves or a hand is over it. What a camera source runs per frame.
             referee.observe(observation)
 
 The board comes first: a play is judged with the dice it was made with, before the dice that follow it. Dice and
-cube readings are handed on only when they change.
+cube readings are handed on only when they change; a roll only once two still frames agree on it (the dice are
+read again on the still frames after the settle until they do, or the board moves).
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from companion.vision.motion import StillnessGate
 from companion.vision.profile import Profile
 from companion.vision.reader import BoardReader, ImageReading
 from companion.vision.roll import cube_reading, dice_reading
+
+
+DICE_LOOKS = 8
+"""Still frames after a settle on which the dice are read until two reads agree (at 20 fps, 0.4 s)."""
 
 
 @dataclass
@@ -56,33 +61,64 @@ class BoardWatcher:
         self._corners = None
         self._dice: DiceReading | None = None
         self._cube: CubeReading | None = None
+        self._reading: ImageReading | None = None
+        """The board as it settled, while it stays still."""
+        self._looks = DICE_LOOKS
+        self._seen: list[DiceReading] = []
 
     def feed(self, image: np.ndarray, time: float) -> list[Observation]:
         self.status.frames += 1
-        if not self.gate.update(image, time).settled:
-            return []
+        motion = self.gate.update(image, time)
+        if motion.settled:
+            return self._settled(image, time)
+        if motion.still_for > 0 and self._looks < DICE_LOOKS and self._reading is not None:
+            return self._look_at_dice(image, time)  # still, and the roll not yet confirmed: look again
+        if motion.still_for == 0:
+            self._looks = DICE_LOOKS  # moving: what was seen while still is old news
+        return []
+
+    def _settled(self, image: np.ndarray, time: float) -> list[Observation]:
         corners, self.status.warning = self.profile.locate(image)
         if self._reader is None or corners != self._corners:  # markers moved the board: a new plane
             self._reader, self._corners = BoardReader(corners, trays=self.profile.trays), corners
         rectified = self._reader.plane.rectify(image)
         reading = self._reader.read(image, time, rectified)
         self.status.last = reading
+        self._reading = None
         if reading.busy:
             self.status.busy += 1
             return []
         self.status.readings += 1
+        self._reading, self._looks, self._seen = reading, 0, []
         out: list[Observation] = [reading.to_board_reading(self.profile.orientation)]
+        return out + self._look_at_dice(image, time, rectified)
+
+    def _look_at_dice(self, image: np.ndarray, time: float, rectified: np.ndarray | None = None) -> list[Observation]:
+        """One look at the dice and the cube on a still board. A roll is handed on once two looks agree (one
+        noisy frame does not make a roll); an empty board and the cube, which is never thrown, on the first."""
+        assert self._reader is not None and self._reading is not None
+        self._looks += 1
         found = self._dice_reader.read_board(image, self._reader.plane, rectified)
         self.status.found = found
         orientation = self.profile.orientation
-        dice = dice_reading(found, reading, orientation, time) if self.read_dice else None
-        if dice is not None and dice != self._dice:
-            out.append(dice)
-            self._dice = dice
+        out: list[Observation] = []
         cube = cube_reading(found, orientation, time)
         if cube is not None and (self._cube is None or (cube.value, cube.place) != (self._cube.value, self._cube.place)):
             out.append(cube)
             self._cube = cube
+        if not self.read_dice:
+            self._looks = DICE_LOOKS
+            return out
+        dice = dice_reading(found, self._reading, orientation, time)
+        if dice is None:
+            return out
+        self._seen.append(dice)
+        if dice.values and self._seen.count(dice) < 2:  # no dice at all needs no second look: nothing to misread
+            return out
+        self._looks = DICE_LOOKS  # confirmed: no need to look again until the board moves
+        if dice != self._dice:
+            out.append(dice)
+            self._dice = dice
         return out
 
 

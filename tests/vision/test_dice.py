@@ -166,7 +166,7 @@ def test_read_json_has_the_dice_and_the_cube(tmp_path, capsys):
     assert sorted(d["value"] for d in data["dice"]) == [1, 6] and data["cube"]["value"] == 8
 
 
-def test_the_watcher_hands_on_board_then_dice_then_cube_once():
+def test_the_watcher_hands_on_board_and_cube_then_the_roll_once_two_looks_agree():
     from companion.referee.observations import BoardReading, CubeReading
     from companion.vision.calibrate import calibrate
     from companion.vision.watch import BoardWatcher
@@ -180,9 +180,13 @@ def test_the_watcher_hands_on_board_then_dice_then_cube_once():
                      cube_place="player1")
     rolled_image, _ = renderer.render(rolled, pose, Effects(), np.random.default_rng(0))
     watcher = BoardWatcher(profile, hold=0.2)
-    seen = []
+    seen, settled_at = [], None
     for i in range(12):
-        seen += watcher.feed(rolled_image, i * 0.05)
+        now = watcher.feed(rolled_image, i * 0.05)
+        if now and settled_at is None:
+            settled_at = i
+            assert [type(o) for o in now] == [BoardReading, CubeReading]  # the roll waits for a second look
+        seen += now
     kinds = [type(o) for o in seen]
-    assert kinds == [BoardReading, DiceReading, CubeReading], kinds
-    assert sorted(seen[1].values) == [3, 5] and seen[2].cube == 2 and seen[2].place is CubePlace.PLAYER1
+    assert kinds == [BoardReading, CubeReading, DiceReading], kinds
+    assert sorted(seen[2].values) == [3, 5] and seen[1].cube == 2 and seen[1].place is CubePlace.PLAYER1
