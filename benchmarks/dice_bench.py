@@ -4,7 +4,7 @@
 
 1. Real webcam photos (`../shared/data/dice_photos/`, 951 labelled dice): dice read right, per face, missed and
    invented, on the held-out fold (never trained on) and, apart, on the training folds. `--cv` retrains the models
-   four times, each without one fold (tools/train_dice.py, ~10 min each), so every photo is read by a model that
+   four times, each without one fold (tools/train_dice.py, ~28 min each), so every photo is read by a model that
    never saw it.
 2. Rendered held-out board frames (seeds 1 000 000+, never trained on; dice of any colour): rolls read right,
    invalid rolls flagged with the right reason, valid rolls wrongly called invalid, cube value and owner; each

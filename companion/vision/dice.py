@@ -38,6 +38,9 @@ FACES = (1, 2, 3, 4, 5, 6)
 CUBE_FACES = (2, 4, 8, 16, 32, 64)
 CLASSES = ("none",) + tuple(f"die{v}" for v in FACES) + tuple(f"cube{v}" for v in CUBE_FACES)
 FIND_THRESHOLD = 0.3
+SECOND_LOOK = 0.12
+"""On a board where fewer than two dice pass FIND_THRESHOLD, the best two finds down to this also go to the
+reader (a white die on a cream board is faint at 2 mm a pixel; the reader still sees its pips)."""
 READ_THRESHOLD = 0.5
 """A find the reader calls an object with less than this probability is dropped (it was not one)."""
 PHOTO_LEVELS = (128, 256, 512)
@@ -163,9 +166,9 @@ class DiceReader:
 
     # -- the two networks ---------------------------------------------------------------------------
 
-    def _find(self, image: np.ndarray) -> list[_Find]:
+    def _find(self, image: np.ndarray, threshold: float = FIND_THRESHOLD) -> list[_Find]:
         self.finder.setInput(normalise(image))
-        finds = decode(self.finder.forward()[0])
+        finds = decode(self.finder.forward()[0], threshold)
         return [f for f in finds if FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
 
     def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -203,7 +206,11 @@ class DiceReader:
         """Dice and cube on a board: `rectified` is `plane.rectify(image)`, if the caller has it already."""
         if rectified is None:
             rectified = plane.rectify(image)
-        finds = _suppress(self._find(rectified))
+        finds = _suppress(self._find(rectified, SECOND_LOOK))
+        sure = [f for f in finds if f.score >= FIND_THRESHOLD]
+        if sum(f.kind == 0 for f in sure) < 2:  # a roll is two dice: the reader judges the likeliest others
+            sure += sorted((f for f in finds if f.score < FIND_THRESHOLD and f.kind == 0), key=lambda f: -f.score)[:2]
+        finds = sure
         crops = np.array([crop_on_plane(image, plane, *Plane.mm(f.x, f.y), f.size * MM_PER_PX) for f in finds])
         return self._assemble(finds, crops.reshape(-1, CROP, CROP, 3), lambda f: Plane.mm(f.x, f.y), plane)
 
