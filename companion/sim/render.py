@@ -303,14 +303,9 @@ class Renderer:
             if count:
                 spots = [layout.checker_centre(point, i, count, layered=scene.layered) for i in range(count)]
                 centres[point] = self.project(h, layout, spots)
-            if mask is not None:
-                x0, y0, x1, y1 = layout.point_rect(point)
-                xm = (x0 + x1) / 2
-                samples = self.project(h, layout, [(xm, y0 + (y1 - y0) * t) for t in (0.15, 0.5, 0.85)])
-                covered = sum(1 for x, y in samples
-                              if 0 <= int(y) < self.height and 0 <= int(x) < self.width and mask[int(y), int(x)])
-                if covered >= 1:
-                    occluded.append(point)
+            x0, y0, x1, y1 = layout.point_rect(point)
+            if self._covered(mask, h, layout, [((x0 + x1) / 2, y0 + (y1 - y0) * t) for t in (0.15, 0.5, 0.85)]):
+                occluded.append(point)
         valid, reason = dice_validity(scene, layout)
         corners = self.project(h, layout, BoardLayout.playing_area())
         dice_hidden = [self._covered(mask, h, layout, _square(d.x, d.y, DIE)) for d in scene.dice]
