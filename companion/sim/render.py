@@ -456,7 +456,7 @@ def _paste_square(dst: np.ndarray, sprite: np.ndarray, cx: int, cy: int, angle: 
     side = int(math.hypot(hh, ww)) + 6
     canvas = np.zeros((side, side, 3), np.uint8)
     alpha = np.zeros((side, side), np.float32)
-    m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+    m = cv2.getRotationMatrix2D((ww / 2, hh / 2), angle, 1.0)  # about the sprite's own centre, then centred
     m[:, 2] += [(side - ww) / 2, (side - hh) / 2]
     cv2.warpAffine(sprite, m, (side, side), dst=canvas, flags=cv2.INTER_LINEAR)
     body = cv2.warpAffine(np.ones((hh, ww), np.float32), m, (side, side), flags=cv2.INTER_LINEAR)

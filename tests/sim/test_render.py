@@ -124,6 +124,29 @@ def test_a_hand_over_a_die_marks_it_hidden_and_only_it():
     assert tray.off_hidden == [True, False]
 
 
+@pytest.mark.parametrize("angle", [0.0, 37.0, 90.0, 200.0])
+def test_a_turned_die_is_drawn_whole_where_it_lies(angle):
+    """A die turned any way shows its whole face and every pip, centred on its labelled place."""
+    renderer = Renderer(STYLES[1], 1280, 720)  # green felt: a white die stands out
+    layout = BoardLayout()
+    x0, y0, x1, y1 = layout.dice_area(0)
+    die = Die(5, (x0 + x1) / 2, (y0 + y1) / 2, angle)
+    scene = _with(Scene.from_position(Position.start(), 0), dice=(die,), roller=0)
+    image, _ = renderer.render(scene, Pose(), Effects(), np.random.default_rng(0))
+    h = renderer.homography(Pose(), layout)
+    (cx, cy), (left, _), (right, _) = renderer.project(h, layout, [(die.x, die.y), (die.x - 9.5, die.y),
+                                                                   (die.x + 9.5, die.y)])
+    r = 30
+    patch = image[int(round(cy)) - r:int(round(cy)) + r, int(round(cx)) - r:int(round(cx)) + r]
+    body = cv2.morphologyEx((patch.min(axis=2) > 170).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(body)
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    assert stats[biggest, cv2.CC_STAT_AREA] == pytest.approx((right - left) ** 2, rel=0.2)
+    assert np.hypot(*(centroids[biggest] - (r - 0.5))) < 2.0
+    pips = (patch.max(axis=2) < 90).astype(np.uint8) * body
+    assert cv2.connectedComponents(pips)[0] - 1 == die.value
+
+
 def test_a_self_play_film_follows_the_game(tmp_path):
     rng = np.random.default_rng(4)
     turns = self_play(rng)[:4]
