@@ -129,3 +129,26 @@ def test_demo_reads_a_rendered_game_through_vision(tmp_path):
     plays = [line for line in result.stdout.splitlines() if " plays " in line and ":" in line]
     assert len(plays) >= 3, result.stdout
     assert "Illegal" not in result.stdout and "Needs attention" not in result.stdout
+
+
+def test_a_filmed_game_becomes_a_mat_file(tmp_path):
+    """A match video read by vision (board, dice and cube from the pixels), without the app, becomes a .mat with
+    the film's rolls and plays: film it, calibrate on its first frame by corners, run it headless."""
+    import numpy as np
+
+    from companion.sim.video import self_play
+
+    video, profile, mat = tmp_path / "game.mp4", tmp_path / "board.toml", tmp_path / "game.mat"
+    assert main(["film", "--turns", "7", "--seed", "3", "--style", "1", "--width", "960", "--height", "540",
+                 "--out", str(video)]) == 0
+    first = json.loads((tmp_path / "game.labels.jsonl").open().readline())
+    corners = [f"{x:.0f},{y:.0f}" for x, y in first["corners"]]
+    assert main(["calibrate", "--video", str(video), "--corners", *corners, "--out", str(profile)]) == 0
+    assert main(["run", "--no-ui", "--video", str(video), "--profile", str(profile), "--players", "Ann", "Bob",
+                 "--journal", str(tmp_path / "game.jsonl"), "--out", str(mat)]) == 0
+    rolls = [a for a in read_match_file(mat).games[0].actions if a.dice is not None]
+    script = self_play(np.random.default_rng(3))[:7]  # what `companion film --seed 3` played
+    assert len(rolls) == len(script)
+    for action, turn in zip(rolls, script):
+        assert sorted(action.dice) == sorted((turn.play.roll.die1, turn.play.roll.die2))
+        assert turn.before.play(action.notation, *action.dice) == turn.play, action
