@@ -9,8 +9,8 @@ Data, and what it never sees:
   `--hold-out-fold N` trains a model without fold N, for cross-validation (`benchmarks/dice_bench.py --cv`);
 - rendered boards from development seeds 200 000 .. 499 999 (the held-out set starts at 1 000 000), with dice of
   the development colours, cocked dice and the cube at every value.
-Augmentation: scale, rotation, flips, light, colour, blur, noise, and colour inversion of the photos (light pips on
-dark dice, which the photos do not show). The reader also learns from the finder's own false finds on the
+Frames are rendered at 800x450 to 1280x720 (`FRAME_SIZES`). Augmentation: scale, rotation, flips, light, colour,
+blur, noise, and colour inversion of the photos (light pips on dark dice, which the photos do not show). The reader also learns from the finder's own false finds on the
 training data (hard negatives). Dice and the cube under a hand (the renderer's `dice_hidden`, `cube_hidden`) are
 left out of both: the finder is neither rewarded nor punished around them.
 
@@ -48,6 +48,9 @@ PATCH = 128
 """Finder training patches, pixels."""
 HIDDEN = 2
 """The kind of an object a hand covers: the finder is neither rewarded nor punished around it."""
+FRAME_SIZES = ((1280, 720), (1280, 720), (1120, 630), (960, 540), (800, 450))
+"""Frames are rendered at these sizes (one drawn per frame): a die of the same millimetres spans fewer pixels in a
+smaller frame, and a reader that only saw 720p dice read 2s as 1s in 540p films."""
 
 
 # -- rendered boards ------------------------------------------------------------------------------
@@ -56,7 +59,8 @@ def render_frame(index: int):
     style, scene, pose, effects, rng = sample(TRAIN, index)
     if index % 5 < 3:  # dice of any colour, as random styles do for the board (own generator: same frame again)
         scene = replace(scene, dice_colour=dice_colour(HELDOUT, np.random.default_rng([TRAIN.seed_base + index, 9])))
-    image, label = Renderer(style, 1280, 720).render(scene, pose, effects, rng)
+    width, height = FRAME_SIZES[int(np.random.default_rng([TRAIN.seed_base + index, 11]).integers(len(FRAME_SIZES)))]
+    image, label = Renderer(style, width, height).render(scene, pose, effects, rng)
     corners = np.array(image_corners(label)) + rng.uniform(-2, 2, (4, 2))
     plane = Plane.from_corners(tuple(map(tuple, corners)))
     rectified = plane.rectify(image)
