@@ -7,7 +7,7 @@ frames that follow), never while something moves or a hand is over it. What a ca
             referee.observe(observation)
 
 The board comes first: a play is judged with the dice it was made with, before the dice that follow it. Dice and
-cube readings are handed on only when they change; a roll only once two still frames agree on it (the dice are
+cube readings are handed on only when they change; a roll (or a void roll) only once two still frames agree on it (the dice are
 read again on the still frames after the settle until they do, or the board moves).
 """
 
@@ -94,8 +94,9 @@ class BoardWatcher:
         return out + self._look_at_dice(image, time, rectified)
 
     def _look_at_dice(self, image: np.ndarray, time: float, rectified: np.ndarray | None = None) -> list[Observation]:
-        """One look at the dice and the cube on a still board. A roll is handed on once two looks agree (one
-        noisy frame does not make a roll); an empty board and the cube, which is never thrown, on the first."""
+        """One look at the dice and the cube on a still board. A roll, or a void one, is handed on once two looks
+        agree (one noisy frame neither makes a roll nor calls a re-roll); an empty board and the cube, which is
+        never thrown, on the first."""
         assert self._reader is not None and self._reading is not None
         self._looks += 1
         found = self._dice_reader.read_board(image, self._reader.plane, rectified)
@@ -113,7 +114,7 @@ class BoardWatcher:
         if dice is None:
             return out
         self._seen.append(dice)
-        if dice.values and self._seen.count(dice) < 2:  # no dice at all needs no second look: nothing to misread
+        if (dice.values or not dice.valid) and self._seen.count(dice) < 2:  # a bare board needs no second look
             return out
         self._looks = DICE_LOOKS  # confirmed: no need to look again until the board moves
         if dice != self._dice:

@@ -166,7 +166,9 @@ def test_read_json_has_the_dice_and_the_cube(tmp_path, capsys):
     assert sorted(d["value"] for d in data["dice"]) == [1, 6] and data["cube"]["value"] == 8
 
 
-def test_the_watcher_hands_on_board_and_cube_then_the_roll_once_two_looks_agree():
+@pytest.mark.parametrize("cocked", [False, True], ids=["roll", "void roll"])
+def test_the_watcher_hands_on_board_and_cube_then_the_roll_once_two_looks_agree(cocked):
+    """A roll, and a void one alike: one frame neither makes a roll nor calls a re-roll."""
     from companion.referee.observations import BoardReading, CubeReading
     from companion.vision.calibrate import calibrate
     from companion.vision.watch import BoardWatcher
@@ -176,7 +178,7 @@ def test_the_watcher_hands_on_board_and_cube_then_the_roll_once_two_looks_agree(
     pose = Pose(tilt=12)
     start, label = renderer.render(scene, pose, Effects(), np.random.default_rng(0))
     profile = calibrate(start, corners=image_corners(label), markers=False).profile
-    rolled = replace(scene, dice=(Die(3, *_in_half(0, 0)), Die(5, *_in_half(0, 1))), cube_value=2,
+    rolled = replace(scene, dice=(Die(3, *_in_half(0, 0), cocked=cocked), Die(5, *_in_half(0, 1))), cube_value=2,
                      cube_place="player1")
     rolled_image, _ = renderer.render(rolled, pose, Effects(), np.random.default_rng(0))
     watcher = BoardWatcher(profile, hold=0.2)
@@ -189,4 +191,8 @@ def test_the_watcher_hands_on_board_and_cube_then_the_roll_once_two_looks_agree(
         seen += now
     kinds = [type(o) for o in seen]
     assert kinds == [BoardReading, CubeReading, DiceReading], kinds
-    assert sorted(seen[2].values) == [3, 5] and seen[1].cube == 2 and seen[1].place is CubePlace.PLAYER1
+    assert seen[1].cube == 2 and seen[1].place is CubePlace.PLAYER1
+    if cocked:
+        assert not seen[2].valid and seen[2].reason == COCKED
+    else:
+        assert sorted(seen[2].values) == [3, 5]
