@@ -1,7 +1,7 @@
 """Whole rendered games through vision and the referee: how many plays are identified, and whether a wrong
 one is ever accepted silently.
 
-    python benchmarks/film_bench.py [--films 4] [--turns 0] [--width 960] [--dice camera|labels]
+    python benchmarks/film_bench.py [--films 4] [--turns 0] [--width 960] [--dice camera|labels] [--why]
 
 Each film is a self-played game (random legal plays) in a held-out style and camera pose. Frames go through
 the stillness gate, the board reader with the profile's corners and the dice-and-cube reader; the referee gets
@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.referee import Referee  # noqa: E402
-from companion.referee.events import PlayMade  # noqa: E402
+from companion.referee.events import IllegalPlay, NeedsAttention, PlayMade  # noqa: E402
 from companion.sim import STYLES, Effects, Pose  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour  # noqa: E402
 from companion.sim.video import GameFilm, self_play  # noqa: E402
@@ -36,7 +36,8 @@ from companion.vision.profile import Profile  # noqa: E402
 from companion.sources import FilmObserver  # noqa: E402
 
 
-def run_film(seed: int, width: int, height: int, max_turns: int, dice_from_labels: bool = False) -> dict:
+def run_film(seed: int, width: int, height: int, max_turns: int, dice_from_labels: bool = False,
+             why: bool = False) -> dict:
     rng = np.random.default_rng(2_000_000 + seed)  # held-out seeds
     style = STYLES[int(rng.integers(len(STYLES)))]
     pose = Pose(tilt=float(rng.uniform(0, 35)), roll=float(rng.uniform(-10, 10)), scale=float(rng.uniform(0.75, 0.9)),
@@ -55,9 +56,15 @@ def run_film(seed: int, width: int, height: int, max_turns: int, dice_from_label
     referee = Referee()
     made: dict[tuple, object] = {}
     said: Counter = Counter()
+    rolls = {(t.player, t.before): t.play.roll for t in turns if t.play is not None}
     for observation in observer.observations(film.film(turns)):
         for event in referee.observe(observation):
             said[type(event).__name__] += 1
+            if why and isinstance(event, (IllegalPlay, NeedsAttention)):
+                before = getattr(event, "before", None)
+                actual = rolls.get((getattr(event, "player", None), before))
+                print(f"  film {seed}, {observation.time:.1f} s: {event.text()}"
+                      + (f" [rolled {actual}]" if actual is not None else ""), flush=True)
             if isinstance(event, PlayMade):  # a revised play replaces the one announced for the same turn
                 made[(event.player, event.before)] = event.play.position
     truth = {(t.player, t.before): t.play.position for t in turns if t.play is not None}
@@ -76,12 +83,13 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=960)
     parser.add_argument("--dice", choices=("camera", "labels"), default="camera",
                         help="read the dice from the pixels (default) or take them from the film's labels")
+    parser.add_argument("--why", action="store_true", help="print each IllegalPlay and NeedsAttention, with the roll")
     args = parser.parse_args()
     height = args.width * 9 // 16
     totals = Counter()
     start = time.perf_counter()
     for seed in range(args.films):
-        r = run_film(seed, args.width, height, args.turns, args.dice == "labels")
+        r = run_film(seed, args.width, height, args.turns, args.dice == "labels", args.why)
         totals.update({k: r[k] for k in ("plays", "identified", "wrong", "frames", "readings")})
         attention, illegal = r["said"].get("NeedsAttention", 0), r["said"].get("IllegalPlay", 0)
         print(f"film {seed}: {r['style']}, tilt {r['tilt']}: {r['identified']}/{r['plays']} plays identified, "
