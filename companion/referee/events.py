@@ -53,8 +53,12 @@ class OpeningRoll(Event):
 class Rolled(Event):
     player: int
     roll: Roll
+    unseen: bool = False
+    """The dice were not seen: the board showed a play that only this roll allows (see `Referee`)."""
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
+        if self.unseen:
+            return f"{names[self.player]} rolls {self.roll} (not seen: the only roll the play on the board fits)"
         return f"{names[self.player]} rolls {self.roll}"
 
 

@@ -52,7 +52,7 @@ from companion.referee.observations import (
     Observation,
     UserCommand,
 )
-from companion.rules import GameState, MatchState, Phase, Position
+from companion.rules import GameState, MatchState, Phase, Position, Roll
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,10 +218,10 @@ class Referee:
         self._state = replace(self._state, game=game, attention=None)
         return [OpeningRoll((d0, d1), game.turn)]
 
-    def _roll(self, d1: int, d2: int) -> list[Event]:
+    def _roll(self, d1: int, d2: int, unseen: bool = False) -> list[Event]:
         game = self._state.game.roll(d1, d2)
         self._state = replace(self._state, game=game, attention=None)
-        out: list[Event] = [Rolled(game.turn, game.dice)]  # type: ignore[arg-type]
+        out: list[Event] = [Rolled(game.turn, game.dice, unseen)]  # type: ignore[arg-type]
         plays = game.legal_plays()
         if len(plays) == 1 and plays[0].is_empty():
             out += self._make_play(plays[0])
@@ -245,6 +245,10 @@ class Referee:
             return self._judge_reading(reading)
         if s.open_turn is None and game.phase in (Phase.ROLL, Phase.DOUBLED):
             if not position_agrees(game.position, reading, game.turn, self.threshold):
+                if game.phase is Phase.ROLL:
+                    roll = self._only_roll_for(reading)
+                    if roll is not None:
+                        return self._roll(*roll, unseen=True) + self._judge_reading(reading)
                 return self._attention_once("the checkers moved, but no roll was seen")
         return []
 
@@ -258,6 +262,21 @@ class Referee:
             return self._attention_once(f"the board fits more than one legal play ({names}): which was played?",
                                         inference.plays)
         return []
+
+    def _only_roll_for(self, reading: BoardReading) -> tuple[int, int] | None:
+        """The one roll with exactly one legal play the board shows, when the dice were missed (a camera that
+        looked away, a throw it could not read). Otherwise None: the referee asks instead of guessing, and the
+        turn would fall behind the table if it only waited."""
+        game = self._state.game
+        fits = []
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                inference = infer_play(game.position, Roll(d2, d1), reading, game.turn, self.threshold)
+                if inference.fit is not Fit.NONE:
+                    fits.append((d2, d1, inference.fit))
+        if len(fits) == 1 and fits[0][2] is Fit.PLAY:
+            return fits[0][0], fits[0][1]
+        return None
 
     def _make_play(self, play) -> list[Event]:
         s = self._state

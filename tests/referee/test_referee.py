@@ -63,6 +63,28 @@ def test_a_cocked_die_means_roll_again_and_no_play_is_judged():
     assert kinds(ref.observe(DiceReading((6, 4), roller=1))) == ["Rolled"]
 
 
+def test_a_play_seen_without_its_roll_takes_the_only_roll_it_fits():
+    """A missed throw (the camera looked away) does not leave the referee a turn behind the table: a play only one
+    roll allows is recorded with that roll and says so; a play two rolls allow, or none, is asked about."""
+    ref = referee_at(START, (3, 1))
+    finish(ref, moved(START, "8/5 6/5"))
+    before = ref.game.position  # player 1 on roll; his throw is not seen
+    events = ref.observe(reading_of(moved(before, "24/23 13/11"), 1))
+    assert kinds(events) == ["Rolled", "PlayMade"]
+    assert events[0].unseen and sorted((events[0].roll.die1, events[0].roll.die2)) == [1, 2]
+    assert "not seen" in events[0].text() and events[1].notation == "24/23 13/11"
+    ref.observe(DiceReading(()))
+    assert ref.game.turn == 0 and ref.game.phase is Phase.ROLL
+
+    ref = referee_at(START, (3, 1))
+    finish(ref, moved(START, "8/5 6/5"))
+    before = ref.game.position
+    events = ref.observe(reading_of(moved(before, "24/18"), 1))  # 51 (24/23/18) or 42 (24/20/18)
+    assert kinds(events) == ["NeedsAttention"] and "no roll was seen" in events[0].text()
+    assert kinds(ref.observe(reading_of(moved(before, "24/22"), 1))) == []  # no roll makes it: still asking
+    assert ref.game.turn == 1 and ref.game.phase is Phase.ROLL
+
+
 def test_a_legal_play_is_announced_at_once_and_may_be_changed_until_the_dice_are_picked_up():
     ref = referee_at(START, (6, 5))
     events = ref.observe(reading_of(moved(START, "24/13")))
