@@ -287,7 +287,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     else:  # a game rendered as it is watched, read by vision
         recorder = Recorder.create(folder / "demo.jsonl", JournalHeader(("Light", "Dark"), 0,
                                                                         metadata={"Event": "demo film"}))
-        source = FilmSource(seed=args.seed)
+        source = FilmSource(seed=args.seed, dice_from_labels=args.dice == "labels")
     try:
         if args.no_ui:
             args.print_events, args.seconds = True, args.seconds
@@ -621,6 +621,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "ratings. --match replays a recorded 7-point match instead.")
     demo.add_argument("--match", action="store_true", help="replay the bundled 7-point match instead of a film")
     demo.add_argument("--seed", type=int, default=1, help="which rendered game")
+    demo.add_argument("--dice", choices=("camera", "labels"), default="camera",
+                      help="read the dice from the film's pixels (default), or take them from its labels as a dice "
+                           "cup would tell them")
     demo.add_argument("--delay", type=float, default=0.4, help="with --match: seconds between observations")
     demo.add_argument("--no-ui", action="store_true", help="print the events instead of showing the app")
     demo.add_argument("--seconds", type=float, default=0, help="stop after this long")

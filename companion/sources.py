@@ -153,6 +153,8 @@ class FilmSource:
     seed: int = 0
     width: int = 960
     fps: int = 20
+    dice_from_labels: bool = False
+    """Take the dice from the film's labels (as a dice cup would tell them) instead of reading them."""
     stop_event: threading.Event = field(default_factory=threading.Event)
 
     def run(self, emit: Emit, status: Status) -> None:
@@ -180,8 +182,7 @@ class FilmSource:
             status("film: calibrated on the starting position")
             return calibrate(image, corners=image_corners(label), markers=False).profile
 
-        # the dice from the film's labels until the camera's dice reader meets its targets (issue 6)
-        observer = FilmObserver(turns[0].player, calibrated, dice_from_labels=True)
+        observer = FilmObserver(turns[0].player, calibrated, dice_from_labels=self.dice_from_labels)
         for observation in observer.observations(paced()):
             emit(observation)
             watch = observer.watcher.status
