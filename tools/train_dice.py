@@ -1,7 +1,7 @@
 """Train the dice finder and reader of `companion.vision.dice` and export them as ONNX.
 
     pip install torch==2.13.0 onnx      # training only; the companion runs the ONNX files with OpenCV
-    python tools/train_dice.py [--frames 4000] [--photos ../shared/data/dice_photos] [--out companion/vision/models]
+    python tools/train_dice.py [--frames 5000] [--photos ../shared/data/dice_photos] [--out companion/vision/models]
                                [--hold-out-fold 0]
 
 Data, and what it never sees:
@@ -10,11 +10,12 @@ Data, and what it never sees:
 - rendered boards from development seeds 200 000 .. 499 999 (the held-out set starts at 1 000 000), with dice of
   the development colours, cocked dice and the cube at every value.
 Frames are rendered at 800x450 to 1280x720 (`FRAME_SIZES`). Augmentation: scale, rotation, flips, light, colour,
-blur, noise, and colour inversion of the photos (light pips on dark dice, which the photos do not show). The reader also learns from the finder's own false finds on the
-training data (hard negatives). Dice and the cube under a hand (the renderer's `dice_hidden`, `cube_hidden`) are
-left out of both: the finder is neither rewarded nor punished around them.
+blur, noise, and colour inversion of the photos (light pips on dark dice, which the photos do not show). The
+reader also learns from the finder's own false finds on the training data (hard negatives). Dice and the cube
+under a hand (the renderer's `dice_hidden`, `cube_hidden`) are left out of both: the finder is neither rewarded
+nor punished around them.
 
-Defaults take about 28 minutes on two cores (render 1 min, finder 19, hard negatives and reader 8).
+Defaults take about 26 minutes on two cores (render 1.5 min, finder 15, hard negatives and reader 9).
 """
 
 from __future__ import annotations
@@ -365,7 +366,7 @@ def main() -> int:
     import torch
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--frames", type=int, default=4000)
+    parser.add_argument("--frames", type=int, default=5000)
     parser.add_argument("--photos", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/dice_photos")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "companion/vision/models")
     parser.add_argument("--hold-out-fold", type=int, default=0)

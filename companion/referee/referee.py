@@ -264,9 +264,9 @@ class Referee:
         return []
 
     def _only_roll_for(self, reading: BoardReading) -> tuple[int, int] | None:
-        """The one roll with exactly one legal play the board shows, when the dice were missed (a camera that
-        looked away, a throw it could not read). Otherwise None: the referee asks instead of guessing, and the
-        turn would fall behind the table if it only waited."""
+        """When the dice were missed (a camera that looked away, a throw it could not read): the one roll with
+        exactly one legal play that the board shows. Waiting alone would leave the referee a turn behind the table;
+        when two rolls fit, or none, it is None and the referee asks instead of guessing."""
         game = self._state.game
         fits = []
         for d1 in range(1, 7):

@@ -235,7 +235,8 @@ class DiceReader:
             at = mm(f)
             box = _box(f, plane)
             if best <= 6:
-                dice.append(DieRead(FACES[best - 1], box, float(p[best] * f.score ** 0.5), bool(c[0] > COCKED_THRESHOLD), at))
+                confidence = float(p[best] * f.score ** 0.5)
+                dice.append(DieRead(FACES[best - 1], box, confidence, bool(c[0] > COCKED_THRESHOLD), at))
             else:
                 cubes.append(CubeRead(CUBE_FACES[best - 7], box, float(p[best] * f.score ** 0.5), at))
         dice.sort(key=lambda d: -d.confidence)

@@ -7,8 +7,8 @@ frames that follow), never while something moves or a hand is over it. What a ca
             referee.observe(observation)
 
 The board comes first: a play is judged with the dice it was made with, before the dice that follow it. Dice and
-cube readings are handed on only when they change; a roll (or a void roll) only once two still frames agree on it (the dice are
-read again on the still frames after the settle until they do, or the board moves).
+cube readings are handed on only when they change; a roll (or a void roll) only once two still frames agree on
+it (the dice are read again on the still frames after the settle until they do, or the board moves).
 """
 
 from __future__ import annotations
