@@ -307,6 +307,13 @@ def _optimiser(model, rate: float, steps: int):
     return opt, torch.optim.lr_scheduler.OneCycleLR(opt, rate, total_steps=steps)
 
 
+def _step(opt, sched, loss) -> None:
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+
+
 def train_finder(finder, planes, photo_set, steps: int, rng):
     import torch
 
@@ -315,10 +322,7 @@ def train_finder(finder, planes, photo_set, steps: int, rng):
     for step in range(steps):
         x, t = finder_patches(planes, photo_set, 32, rng)
         loss = finder_loss(finder(torch.from_numpy(normalise(x))), torch.from_numpy(t))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
+        _step(opt, sched, loss)
         if step % 200 == 0:
             print(f"  finder step {step}: loss {loss.item():.3f}", flush=True)
     finder.eval()
@@ -346,10 +350,7 @@ def train_reader(reader, crops, classes, cocked, steps: int, rng, invertible):
             has = c >= 0
             if has.any():
                 loss = loss + 0.5 * F.binary_cross_entropy_with_logits(out[has, len(CLASSES) + k], c[has])
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
+        _step(opt, sched, loss)
         if step % 300 == 0:
             print(f"  reader step {step}: loss {loss.item():.3f}", flush=True)
     reader.eval()

@@ -152,17 +152,8 @@ def crop_on_plane(image: np.ndarray, plane: Plane, x_mm: float, y_mm: float, siz
     """A CROP x CROP patch seen straight down, centred on (x_mm, y_mm) of the playing area, in which `size_mm`
     spans CROP_OBJECT pixels."""
     mm_per_px = size_mm / CROP_OBJECT
-    crop_to_mm = np.array([[mm_per_px, 0, x_mm - mm_per_px * CROP / 2],
-                           [0, mm_per_px, y_mm - mm_per_px * CROP / 2], [0, 0, 1]])
-    h = plane.mm_to_image() @ crop_to_mm
-    shrink = plane.image_scale() * mm_per_px
-    src = image
-    while shrink > 2.0:  # a close camera: average before sampling, as the plane itself does
-        src = cv2.pyrDown(src)
-        h = np.diag([0.5, 0.5, 1.0]) @ h
-        shrink /= 2
-    return cv2.warpPerspective(src, h, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
+    half = mm_per_px * CROP / 2
+    return plane.warp(image, (x_mm - half, y_mm - half), mm_per_px, (CROP, CROP))
 
 
 class DiceReader:

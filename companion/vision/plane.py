@@ -108,16 +108,23 @@ class Plane:
         return float((top + bottom) / (2 * PLAY_WIDTH) + (left + right) / (2 * PLAY_HEIGHT)) / 2
 
     def rectify(self, image: np.ndarray) -> np.ndarray:
-        """The board seen from straight above at `MM_PER_PX`. The image is shrunk first so each plane pixel
-        averages the camera pixels under it (warping alone would sample one and keep its noise)."""
-        src, h = image, self.to_image
-        shrink = 1.0
-        while self.image_scale() / (shrink * 2) * MM_PER_PX >= 1.0 and min(src.shape[:2]) > 200:
+        """The board seen from straight above at `MM_PER_PX`, with its margins."""
+        return self.warp(image, (-MARGIN_X, -MARGIN_Y), MM_PER_PX, self.size())
+
+    def warp(self, image: np.ndarray, origin_mm: tuple[float, float], mm_per_px: float,
+             size: tuple[int, int]) -> np.ndarray:
+        """Part of the board seen from straight above: `size` (width, height) pixels of `mm_per_px` mm each, the
+        top-left one at `origin_mm` of the playing area. Where a pixel covers two or more camera pixels across, the
+        image is halved first, so each pixel averages the camera pixels under it (warping alone would sample one
+        and keep its noise)."""
+        x_mm, y_mm = origin_mm
+        h = self.mm_to_image() @ np.array([[mm_per_px, 0, x_mm], [0, mm_per_px, y_mm], [0, 0, 1]], np.float64)
+        src, shrink = image, self.image_scale() * mm_per_px
+        while shrink >= 2.0 and min(src.shape[:2]) > 200:
             src = cv2.pyrDown(src)
-            shrink *= 2
-        if shrink != 1.0:
-            h = np.diag([1 / shrink, 1 / shrink, 1.0]) @ h
-        return cv2.warpPerspective(src, h, self.size(), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            h = np.diag([0.5, 0.5, 1.0]) @ h
+            shrink /= 2
+        return cv2.warpPerspective(src, h, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
 
     def to_image_points(self, points_mm) -> np.ndarray:

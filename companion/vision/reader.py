@@ -226,7 +226,7 @@ class BoardReader:
 
 def tray_halves(image: np.ndarray, plane: Plane, side: str) -> tuple[np.ndarray, np.ndarray]:
     """The two halves of a tray in Lab at 1 mm a pixel, each with its outer end first."""
-    lab = cv2.cvtColor(_warp_mm(image, plane, _tray_rect(side)), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = _tray_lab(image, plane, side)
     half = int(lab.shape[0] / 2)
     return lab[:half - 5], lab[half + 5:][::-1]
 
@@ -253,15 +253,11 @@ def looks_like_a_board(reader: BoardReader, image: np.ndarray, reading: ImageRea
     return all(4 <= n <= 15 for n in seen.values()) and 20 <= sum(seen.values()) <= 30
 
 
-def _warp_mm(image: np.ndarray, plane: Plane, rect, mm_per_px: float = 1.0) -> np.ndarray:
-    x0, y0, x1, y1 = rect
-    mm = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    dst = np.array([[0, 0], [(x1 - x0) / mm_per_px, 0], [(x1 - x0) / mm_per_px, (y1 - y0) / mm_per_px],
-                    [0, (y1 - y0) / mm_per_px]], np.float32)
-    src = np.array(plane.to_image_points(mm), np.float32)
-    m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(image, m, (int((x1 - x0) / mm_per_px), int((y1 - y0) / mm_per_px)),
-                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+def _tray_lab(image: np.ndarray, plane: Plane, side: str) -> np.ndarray:
+    """A tray's strip seen straight down at 1 mm a pixel, in Lab."""
+    x0, y0, x1, y1 = _tray_rect(side)
+    strip = plane.warp(image, (x0, y0), 1.0, (int(x1 - x0), int(y1 - y0)))
+    return cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
 def _prefix_distribution(p: np.ndarray) -> np.ndarray:
@@ -405,7 +401,7 @@ def tray_side(image: np.ndarray, plane: Plane) -> str:
     strip is part frame, part table."""
     spread = {}
     for side in ("left", "right"):
-        lab = cv2.cvtColor(_warp_mm(image, plane, _tray_rect(side)), cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab = _tray_lab(image, plane, side)
         middle = lab[int(PLAY_HEIGHT / 2) - 60:int(PLAY_HEIGHT / 2) - 10]
         columns = np.median(middle, axis=0)
         spread[side] = float(np.linalg.norm(columns.std(axis=0)))
