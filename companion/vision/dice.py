@@ -48,8 +48,15 @@ COCKED_THRESHOLD = 0.8
 """The reader's cocked output above which a die counts as cocked. Set on development frames of the held-out
 set's ranges (seeds 7 000 000..): at 0.5 one flat die in a hundred was called cocked, at 0.8 one in 250, and 80 %
 of cocked dice are still caught (83 % at 0.5). A valid roll called void costs a re-roll every time."""
+BOARD_DICE = 4
+"""At most this many dice are kept on a board, the most confident: a roll is two, and a stray pair beside it is
+worth reporting; more is the finder's noise. A photo keeps every die it shows."""
 BOARD_DIE_MM = (15.0, 27.0)
 """The crop sizes a die on a board may have (mm): see `_size_mm`."""
+PHOTO_TURNS = 4
+"""A photo's finds are read in four quarter turns and the answers averaged: on the real photos' held-out fold
+this leaves the dice read right unchanged and the invented dice at 2 instead of 8 (keyboard keys, cable labels).
+A board read has no time for it."""
 PHOTO_LEVELS = (128, 256, 512)
 """Long sides of the pyramid the finder sees for a photo of unknown scale: dice of 1/16 to 1/6 of the photo's
 long side at the first level, half and a quarter of that at the next."""
@@ -169,17 +176,21 @@ class DiceReader:
         finds = decode(self.finder.forward()[0], threshold)
         return [f for f in finds if FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
 
-    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def classify(self, crops: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, len(CLASSES)), and for each the probabilities (N, 2) that a die is cocked and
         that it rests on a checker. The second is a training aid only: measured on held-out boards it calls too
-        many dice beside a checker resting on it, so `roll` judges that from the board reading instead."""
+        many dice beside a checker resting on it, so `roll` judges that from the board reading instead.
+        `turns` > 1 averages over that many quarter turns of each crop: a die reads the same turned, a
+        keyboard key or a printed letter seldom does."""
         if not len(crops):
             return np.zeros((0, len(CLASSES))), np.zeros((0, 2))
-        self.reader.setInput(normalise(crops))
-        out = self.reader.forward()
-        logits = out[:, :len(CLASSES)]
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return p / p.sum(axis=1, keepdims=True), 1 / (1 + np.exp(-out[:, len(CLASSES):len(CLASSES) + 2]))
+        views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)])
+        self.reader.setInput(normalise(views))
+        out = self.reader.forward().reshape(turns, len(crops), -1)
+        logits = out[..., :len(CLASSES)]
+        p = np.exp(logits - logits.max(axis=2, keepdims=True))
+        p = p / p.sum(axis=2, keepdims=True)
+        return p.mean(axis=0), (1 / (1 + np.exp(-out[..., len(CLASSES):len(CLASSES) + 2]))).mean(axis=0)
 
     # -- any photo ----------------------------------------------------------------------------------
 
@@ -196,7 +207,7 @@ class DiceReader:
             finds += [f for f in _suppress(finer)
                       if all(abs(f.x - k.x) > 0.6 * k.size or abs(f.y - k.y) > 0.6 * k.size for k in finds)]
         crops = np.array([crop_square(image, f.x, f.y, f.size) for f in finds]).reshape(-1, CROP, CROP, 3)
-        return self._assemble(finds, crops, lambda f: None)
+        return self._assemble(finds, crops, lambda f: None, most=len(finds), turns=PHOTO_TURNS)
 
     # -- a board ------------------------------------------------------------------------------------
 
@@ -214,10 +225,12 @@ class DiceReader:
 
     def _read_on_board(self, image: np.ndarray, plane: Plane, finds: list[_Find]) -> Found:
         crops = np.array([crop_on_plane(image, plane, *Plane.mm(f.x, f.y), _size_mm(f)) for f in finds])
-        return self._assemble(finds, crops.reshape(-1, CROP, CROP, 3), lambda f: Plane.mm(f.x, f.y), plane)
+        return self._assemble(finds, crops.reshape(-1, CROP, CROP, 3), lambda f: Plane.mm(f.x, f.y), BOARD_DICE,
+                              plane)
 
-    def _assemble(self, finds: list[_Find], crops: np.ndarray, mm, plane: Plane | None = None) -> Found:
-        probs, cocked = self.classify(crops)
+    def _assemble(self, finds: list[_Find], crops: np.ndarray, mm, most: int, plane: Plane | None = None,
+                  turns: int = 1) -> Found:
+        probs, cocked = self.classify(crops, turns)
         dice, cubes = [], []
         for f, p, c in zip(finds, probs, cocked):
             best = int(np.argmax(p))
@@ -232,7 +245,7 @@ class DiceReader:
                 cubes.append(CubeRead(CUBE_FACES[best - 7], box, float(p[best] * f.score ** 0.5), at))
         dice.sort(key=lambda d: -d.confidence)
         cube = max(cubes, key=lambda c: c.confidence) if cubes else None
-        return Found(tuple(sorted(dice[:4], key=lambda d: d.box[0])), cube)
+        return Found(tuple(sorted(dice[:most], key=lambda d: d.box[0])), cube)
 
 
 def _size_mm(f: _Find) -> float:

@@ -46,8 +46,18 @@ def test_real_held_out_photos_are_read_with_no_invented_dice():
             right += bool(near) and near[0].value == label.value
             total += 1
     assert total > 60
-    # measured: 85 % of held-out dice (benchmarks/dice_bench.py); issue 6 wants 99 %: this guards the level reached
-    assert right / total >= 0.80 and invented <= 6, (right, total, invented)
+    # measured on these 85 dice: 82 right, 1 invented (benchmarks/dice_bench.py has the whole fold); issue 6 wants
+    # 99 %: this guards the level reached
+    assert right / total >= 0.93 and invented <= 3, (right, total, invented)
+
+
+@pytest.mark.parametrize("name", ["five_45.jpg", "dice_49.jpg"])
+def test_a_photo_of_five_dice_reads_five(name):
+    image = cv2.imread(str(PHOTOS / name))
+    labels = read_labels((PHOTOS / name).with_suffix(".txt"), image.shape[1], image.shape[0])
+    found = DiceReader().read_photo(image)
+    assert len(labels) == 5
+    assert sorted(d.value for d in found.dice) == sorted(label.value for label in labels)
 
 
 def _board(dice, *, pose=Pose(tilt=15, roll=3), colour=((245, 245, 245), (20, 20, 20)), cube=(64, "centre"),
