@@ -55,10 +55,14 @@ class Rolled(Event):
     roll: Roll
     unseen: bool = False
     """The dice were not seen: the board showed a play that only this roll allows (see `Referee`)."""
+    void_reason: str | None = None
+    """The roll was called void for this reason, and the table played it anyway: it stands as played."""
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
         if self.unseen:
             return f"{names[self.player]} rolls {self.roll} (not seen: the only roll the play on the board fits)"
+        if self.void_reason:
+            return f"{names[self.player]} rolls {self.roll} (called void: {self.void_reason}; played, so it stands)"
         return f"{names[self.player]} rolls {self.roll}"
 
 

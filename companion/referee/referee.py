@@ -80,6 +80,9 @@ class RefereeState:
     last_sequence: int | None = None
     attention: str | None = None
     """The last `NeedsAttention` said, so the same complaint is not repeated for every frame."""
+    void_roll: tuple[int, Roll, str] | None = None
+    """A roll called void whose player has not thrown again: (player, roll, reason). If the table plays it anyway
+    (the board shows a play it allows, or, when it allows none, the opponent throws next) it stands as played."""
 
     @property
     def match_over(self) -> bool:
@@ -164,23 +167,30 @@ class Referee:
         if not dice.values and dice.valid:  # the dice were picked up: the turn is finished
             self._state = replace(s, dice_on_board=())
             return self._finish_turn()
+        out: list[Event] = []
+        if self._void_dance_stood(dice):
+            out += self._let_void_roll_stand() + self._finish_turn()
+            s = self._state
         if dice.valid and dice.halves and s.game.phase in (Phase.OPENING, Phase.ROLL) and self._is_new_roll(dice):
             reason = dice.misplaced(s.game.turn, s.game.phase is Phase.OPENING)
             if reason:
-                dice = replace(dice, valid=False, values=(), halves=(), reason=reason)
+                dice = replace(dice, valid=False, reason=reason)
         if not dice.valid:
             if s.game.phase is Phase.PLAY and s.pending is None and dice.roller in (None, s.game.turn):
-                return []  # the mover's dice, knocked about after his roll counted
-            out = self._finish_turn() if s.game.phase is Phase.PLAY else []
+                return out  # the mover's dice, knocked about after his roll counted
+            out += self._finish_turn() if s.game.phase is Phase.PLAY else []
             self._state = replace(self._state, dice_on_board=None)
+            game = self._state.game
+            if game.phase is Phase.ROLL and (not dice.halves or game.turn in dice.halves):  # his throw
+                void = (game.turn, Roll(*dice.values), dice.reason or "invalid roll") if dice.values else None
+                self._state = replace(self._state, void_roll=void)
             return out + [Reroll(dice.reason or "invalid roll")]
         if not self._is_new_roll(dice):
-            return []
+            return out
         self._state = replace(self._state, dice_on_board=dice.values, last_sequence=dice.sequence)
         phase = self._state.game.phase
         if phase is Phase.OPENING:
-            return self._opening_roll(dice)
-        out: list[Event] = []
+            return out + self._opening_roll(dice)
         if phase is Phase.PLAY and self._state.pending is None:
             if dice.roller == self._state.game.turn:
                 return [self._attention("the dice were thrown again before a play was made; "
@@ -218,10 +228,10 @@ class Referee:
         self._state = replace(self._state, game=game, attention=None)
         return [OpeningRoll((d0, d1), game.turn)]
 
-    def _roll(self, d1: int, d2: int, unseen: bool = False) -> list[Event]:
+    def _roll(self, d1: int, d2: int, unseen: bool = False, void_reason: str | None = None) -> list[Event]:
         game = self._state.game.roll(d1, d2)
-        self._state = replace(self._state, game=game, attention=None)
-        out: list[Event] = [Rolled(game.turn, game.dice, unseen)]  # type: ignore[arg-type]
+        self._state = replace(self._state, game=game, attention=None, void_roll=None)
+        out: list[Event] = [Rolled(game.turn, game.dice, unseen, void_reason)]  # type: ignore[arg-type]
         plays = game.legal_plays()
         if len(plays) == 1 and plays[0].is_empty():
             out += self._make_play(plays[0])
@@ -246,6 +256,8 @@ class Referee:
         if s.open_turn is None and game.phase in (Phase.ROLL, Phase.DOUBLED):
             if not position_agrees(game.position, reading, game.turn, self.threshold):
                 if game.phase is Phase.ROLL:
+                    if self._void_roll_fits(reading):
+                        return self._let_void_roll_stand() + self._judge_reading(reading)
                     roll = self._only_roll_for(reading)
                     if roll is not None:
                         return self._roll(*roll, unseen=True) + self._judge_reading(reading)
@@ -277,6 +289,33 @@ class Referee:
         if len(fits) == 1 and fits[0][2] is Fit.PLAY:
             return fits[0][0], fits[0][1]
         return None
+
+    def _void_roll_fits(self, reading: BoardReading) -> bool:
+        """The board shows exactly one legal play of the roll just called void: the table played it anyway."""
+        game, void = self._state.game, self._state.void_roll
+        if void is None or void[0] != game.turn:
+            return False
+        return infer_play(game.position, void[1], reading, game.turn, self.threshold).fit is Fit.PLAY
+
+    def _void_dance_stood(self, dice: DiceReading) -> bool:
+        """The opponent throws after a void roll its player could not have moved with (he danced), and nothing
+        moved: the table let the roll stand. Calling the opponent's throw misplaced would leave the referee a
+        turn behind the table from then on."""
+        s = self._state
+        game, void = s.game, s.void_roll
+        if void is None or void[0] != game.turn or game.phase is not Phase.ROLL or not dice.valid:
+            return False
+        if not dice.halves or any(h != 1 - game.turn for h in dice.halves):
+            return False
+        if s.reading is not None and not position_agrees(game.position, s.reading, game.turn, self.threshold):
+            return False
+        plays = game.roll(void[1].die1, void[1].die2).legal_plays()
+        return len(plays) == 1 and plays[0].is_empty()
+
+    def _let_void_roll_stand(self) -> list[Event]:
+        assert self._state.void_roll is not None
+        _, roll, reason = self._state.void_roll
+        return self._roll(roll.die1, roll.die2, void_reason=reason)
 
     def _make_play(self, play) -> list[Event]:
         s = self._state

@@ -62,7 +62,8 @@ def dice_reading(found: Found, reading: ImageReading | None, orientation: Orient
     if any(d.cocked for d in dice):
         return DiceReading((), False, COCKED, time=time)
     if reading is not None and any(d.at is not None and rests_on_checker(d.at, reading) for d in dice):
-        return DiceReading((), False, ON_A_CHECKER, time=time)
+        # the values go with it: if the table plays the roll anyway, the referee records what was played
+        return DiceReading(values, False, ON_A_CHECKER, halves=halves, time=time)  # type: ignore[arg-type]
     return DiceReading(values, halves=halves, time=time)  # type: ignore[arg-type]
 
 

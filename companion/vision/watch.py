@@ -114,13 +114,20 @@ class BoardWatcher:
         if dice is None:
             return out
         self._seen.append(dice)
-        if (dice.values or not dice.valid) and self._seen.count(dice) < 2:  # a bare board needs no second look
-            return out
+        call = _call(dice)
+        if (dice.values or not dice.valid) and [_call(d) for d in self._seen].count(call) < 2:
+            return out  # a bare board needs no second look
         self._looks = DICE_LOOKS  # confirmed: no need to look again until the board moves
-        if dice != self._dice:
+        if self._dice is None or call != _call(self._dice):
             out.append(dice)
             self._dice = dice
         return out
+
+
+def _call(dice: DiceReading) -> tuple:
+    """What two looks must agree on: a roll's values and halves; for a void roll, only why it is void (its
+    values, which ride along for the record, may be misread on one look without changing the call)."""
+    return (dice.values, dice.halves) if dice.valid else (False, dice.reason)
 
 
 __all__ = ["BoardWatcher", "WatchStatus"]

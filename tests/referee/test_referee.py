@@ -85,6 +85,49 @@ def test_a_play_seen_without_its_roll_takes_the_only_roll_it_fits():
     assert ref.game.turn == 1 and ref.game.phase is Phase.ROLL
 
 
+ON_BAR = Position.from_points({25: 1, 6: 5, 8: 2, 13: 5, 24: 2}, {3: 2, 6: 5, 8: 3, 13: 3, 24: 2})
+"""Player 0 on the bar against his opponent's 3- and 6-points: 63 and 66 and 33 dance."""
+
+
+def test_a_void_roll_the_table_plays_anyway_stands_as_played():
+    """A roll called void (by a misjudged die, say) that its player plays anyway is recorded as played, and says
+    so: refusing it would leave the referee a turn behind the table."""
+    ref = referee_at(START, (3, 1))
+    finish(ref, moved(START, "8/5 6/5"))
+    before = ref.game.position  # player 1 on roll
+    events = ref.observe(DiceReading((4, 2), False, "a die rests on a checker", halves=(1, 1)))
+    assert events == [Reroll("a die rests on a checker")]
+    events = ref.observe(reading_of(moved(before, "13/11 13/9"), 1))
+    assert kinds(events) == ["Rolled", "PlayMade"]
+    assert events[0].void_reason == "a die rests on a checker" and "called void" in events[0].text()
+    assert events[1].notation == "13/11 13/9"
+    ref.observe(DiceReading(()))
+    assert ref.game.turn == 0 and ref.game.phase is Phase.ROLL
+
+
+def test_a_void_dance_the_table_lets_stand_gives_the_opponent_his_roll():
+    ref = Referee(MatchState.money())
+    ref.observe(UserCommand(Command.SET_POSITION, player=0, position=ON_BAR))
+    ref.observe(reading_of(ON_BAR))
+    assert ref.observe(DiceReading((3, 6), False, "a die rests on a checker", halves=(0, 0))) == \
+        [Reroll("a die rests on a checker")]
+    assert ref.observe(DiceReading(())) == []  # picked up, not thrown again
+    events = ref.observe(DiceReading((5, 2), halves=(1, 1)))  # the opponent throws: the dance stood
+    assert kinds(events) == ["Rolled", "PlayMade", "Rolled"]
+    assert events[0].player == 0 and events[0].void_reason and events[1].play.is_empty()
+    assert events[2].player == 1 and ref.game.turn == 1 and ref.game.phase is Phase.PLAY
+
+
+def test_a_void_roll_he_could_move_with_is_not_taken_for_a_dance():
+    ref = Referee(MatchState.money())
+    ref.observe(UserCommand(Command.SET_POSITION, player=0, position=ON_BAR))
+    ref.observe(reading_of(ON_BAR))
+    ref.observe(DiceReading((4, 6), False, "a die rests on a checker", halves=(0, 0)))  # 4 enters
+    ref.observe(DiceReading(()))
+    events = ref.observe(DiceReading((5, 2), halves=(1, 1)))
+    assert kinds(events) == ["Reroll"] and ref.game.turn == 0 and ref.game.phase is Phase.ROLL
+
+
 def test_a_legal_play_is_announced_at_once_and_may_be_changed_until_the_dice_are_picked_up():
     ref = referee_at(START, (6, 5))
     events = ref.observe(reading_of(moved(START, "24/13")))

@@ -206,3 +206,19 @@ def test_the_watcher_hands_on_board_and_cube_then_the_roll_once_two_looks_agree(
         assert not seen[2].valid and seen[2].reason == COCKED
     else:
         assert sorted(seen[2].values) == [3, 5]
+
+
+def test_two_looks_at_a_void_roll_agree_on_why_though_a_value_is_misread(monkeypatch):
+    """A void roll keeps its values for the record, but a die misread on one look does not delay the call."""
+    from companion.vision import watch
+    from companion.vision.calibrate import calibrate
+
+    scene = Scene.from_position(Position.start(), 0)
+    image, label = Renderer(STYLES[0], 960, 540).render(scene, Pose(tilt=12), Effects(), np.random.default_rng(0))
+    profile = calibrate(image, corners=image_corners(label), markers=False).profile
+    looks = iter([DiceReading((3, 5), False, ON_A_CHECKER, halves=(0, 0)),
+                  DiceReading((3, 6), False, ON_A_CHECKER, halves=(0, 0))] + [None] * 20)
+    monkeypatch.setattr(watch, "dice_reading", lambda *a, **k: next(looks))
+    watcher = watch.BoardWatcher(profile, hold=0.2)
+    seen = [o for i in range(12) for o in watcher.feed(image, i * 0.05) if isinstance(o, DiceReading)]
+    assert len(seen) == 1 and seen[0].reason == ON_A_CHECKER and seen[0].values == (3, 6)
