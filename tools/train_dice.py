@@ -162,7 +162,7 @@ def affine_crop(image: np.ndarray, cx: float, cy: float, size: float, angle: flo
     return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
-def photo_crops(image, objects, rng, copies: int = 8):
+def photo_crops(image, objects, rng, copies: int = 16):
     crops, classes = [], []
     for value, cx, cy, size in objects:
         for _ in range(copies):
@@ -272,11 +272,11 @@ def networks():
     def block(i, o, stride=1, dilation=1):
         return [nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation), nn.BatchNorm2d(o), nn.ReLU()]
 
-    def separable(i, o, dilation=1):  # most of the work at a quarter of the input's size, cheap per channel
-        return [nn.Conv2d(i, i, 3, 1, dilation, dilation=dilation, groups=i), nn.BatchNorm2d(i), nn.ReLU(),
+    def separable(i, o, dilation=1, stride=1):  # cheap per channel: a full 3x3 16->32 cost the finder 0.6 ms
+        return [nn.Conv2d(i, i, 3, stride, dilation, dilation=dilation, groups=i), nn.BatchNorm2d(i), nn.ReLU(),
                 nn.Conv2d(i, o, 1), nn.BatchNorm2d(o), nn.ReLU()]
 
-    finder = nn.Sequential(*block(3, 16, 2), *block(16, 32, 2), *separable(32, 48), *separable(48, 48, 2),
+    finder = nn.Sequential(*block(3, 16, 2), *separable(16, 32, stride=2), *separable(32, 48), *separable(48, 48, 2),
                            *separable(48, 48, 3), nn.Conv2d(48, 5, 1))
     nn.init.constant_(finder[-1].bias[:2], -2.19)  # CenterNet's start: a low prior of an object per cell
     reader = nn.Sequential(*block(3, 24), nn.MaxPool2d(2), *block(24, 32), nn.MaxPool2d(2), *block(32, 64),
