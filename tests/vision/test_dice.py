@@ -106,9 +106,23 @@ def test_opening_dice_are_listed_player0s_first():
     assert roll.misplaced(0, opening=True) is None
 
 
-def test_a_cocked_die_and_a_die_on_a_checker_are_void():
-    cocked, reading, orientation, _ = _board([Die(4, *_in_half(0, 0), cocked=True), Die(2, *_in_half(0, 1))])
-    assert dice_reading(cocked, reading, orientation).reason == COCKED
+def test_cocked_dice_are_caught_and_their_flat_partners_are_not():
+    """A cocked die of each value, at tilts from 5 to 32 degrees, in either place. Recall on development frames is
+    about 70 % (docs/VISION.md), so one frame is no test; both shipped models so far catch 12 of these 12."""
+    caught = flat_called = 0
+    for k in range(12):
+        value = 1 + k % 6
+        dice = [Die(value, *_in_half(0, k % 2), cocked=True), Die(7 - value, *_in_half(0, 1 - k % 2))]
+        found, reading, orientation, _ = _board(dice, seed=10 + k, pose=Pose(tilt=5 + 2.5 * k, roll=3))
+        by_value = {d.value: d for d in found.dice}
+        caught += value in by_value and by_value[value].cocked
+        flat_called += 7 - value in by_value and by_value[7 - value].cocked
+        if value in by_value and by_value[value].cocked:
+            assert dice_reading(found, reading, orientation).reason == COCKED
+    assert caught >= 10 and flat_called == 0, (caught, flat_called)
+
+
+def test_a_die_on_a_checker_is_void():
     layout = BoardLayout()
     x, y = layout.checker_centre(6, 0, 5)  # on player 0's six point, on the edge checker
     resting, reading, orientation, _ = _board([Die(3, x + 4, y), Die(2, *_in_half(0, 1))])
