@@ -148,10 +148,10 @@ class DiceReading:
     opening roll the two values are player 0's die and player 1's die. `valid` is False for a roll the rules
     make the roller throw again (a cocked die, a die outside the right-hand half or resting on a checker),
     with the `reason`, and the values where they could be read (a cocked die's cannot): a table that plays the
-    roll anyway is recorded as it played. `roller` is who threw, when the source knows; `sequence` tells two rolls of the same
-    numbers apart (a dice cup numbers its rolls; vision relies on the dice leaving the board between rolls).
-    `halves` says, where a camera saw it, whose right-hand half each die lies in (None: neither, the bar or off
-    the board); the referee, who knows whose roll it is, judges it (`misplaced`).
+    roll anyway is recorded as it played. `roller` is who threw, when the source knows; `sequence` tells two
+    rolls of the same numbers apart (a dice cup numbers its rolls; vision relies on the dice leaving the board
+    between rolls). `halves` says, where a camera saw it, whose right-hand half each die lies in (None:
+    neither, the bar or off the board); the referee, who knows whose roll it is, judges it (`misplaced`).
     """
 
     values: tuple[int, ...] = ()
