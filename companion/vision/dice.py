@@ -208,7 +208,7 @@ class DiceReader:
             finds += [f for f in _suppress(finer)
                       if all(abs(f.x - k.x) > 0.6 * k.size or abs(f.y - k.y) > 0.6 * k.size for k in finds)]
         crops = np.array([crop_square(image, f.x, f.y, f.size) for f in finds]).reshape(-1, CROP, CROP, 3)
-        return self._assemble(finds, crops, lambda f: None, most=len(finds), turns=PHOTO_TURNS)
+        return self._assemble(finds, *self.classify(crops, PHOTO_TURNS), most=len(finds))
 
     # -- a board ------------------------------------------------------------------------------------
 
@@ -218,26 +218,30 @@ class DiceReader:
             rectified = plane.rectify(image)
         finds = _suppress(self._find(rectified, SECOND_LOOK))
         sure = [f for f in finds if f.score >= FIND_THRESHOLD]
-        found = self._read_on_board(image, plane, sure)
+        probs, cocked = self._classify_on_board(image, plane, sure)
+        found = self._assemble(sure, probs, cocked, BOARD_DICE, plane)
         if len(found.dice) < 2:  # a roll is two dice: the reader judges the likeliest fainter finds too
             fainter = sorted((f for f in finds if f.score < FIND_THRESHOLD and f.kind == 0), key=lambda f: -f.score)
-            found = self._read_on_board(image, plane, sure + fainter[:SECOND_LOOK_FINDS])
+            fainter = fainter[:SECOND_LOOK_FINDS]
+            more_probs, more_cocked = self._classify_on_board(image, plane, fainter)
+            found = self._assemble(sure + fainter, np.concatenate([probs, more_probs]),
+                                   np.concatenate([cocked, more_cocked]), BOARD_DICE, plane)
         return found
 
-    def _read_on_board(self, image: np.ndarray, plane: Plane, finds: list[_Find]) -> Found:
+    def _classify_on_board(self, image: np.ndarray, plane: Plane, finds: list[_Find]):
         crops = np.array([crop_on_plane(image, plane, *Plane.mm(f.x, f.y), _size_mm(f)) for f in finds])
-        return self._assemble(finds, crops.reshape(-1, CROP, CROP, 3), lambda f: Plane.mm(f.x, f.y), BOARD_DICE,
-                              plane)
+        return self.classify(crops.reshape(-1, CROP, CROP, 3))
 
-    def _assemble(self, finds: list[_Find], crops: np.ndarray, mm, most: int, plane: Plane | None = None,
-                  turns: int = 1) -> Found:
-        probs, cocked = self.classify(crops, turns)
+    def _assemble(self, finds: list[_Find], probs: np.ndarray, cocked: np.ndarray, most: int,
+                  plane: Plane | None = None) -> Found:
+        """Dice and the cube from the finds and the reader's answers on them; `plane` for a board (places in mm,
+        boxes in the image), None for a photo (the finds are in the photo's pixels)."""
         dice, cubes = [], []
         for f, p, c in zip(finds, probs, cocked):
             best = int(np.argmax(p))
             if best == 0 or p[best] < READ_THRESHOLD:
                 continue
-            at = mm(f)
+            at = Plane.mm(f.x, f.y) if plane is not None else None
             box = _box(f, plane)
             if best <= 6:
                 confidence = float(p[best] * f.score ** 0.5)

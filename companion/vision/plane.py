@@ -28,6 +28,7 @@ BAR_ALONG = tuple(PLAY_HEIGHT / 2 - CHECKER * (0.9 + k) for k in range(5))
 
 _PX_TO_MM = np.array([[MM_PER_PX, 0, -MARGIN_X], [0, MM_PER_PX, -MARGIN_Y], [0, 0, 1]], np.float64)
 """Plane pixels -> playing-area millimetres."""
+_MM_TO_PX = np.linalg.inv(_PX_TO_MM)
 
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 """Top-left, top-right, bottom-right, bottom-left of the playing area, in image pixels."""
@@ -98,7 +99,7 @@ class Plane:
 
     def mm_to_image(self) -> np.ndarray:
         """Playing-area millimetres -> image pixels (3x3)."""
-        return self.to_image @ np.linalg.inv(_PX_TO_MM)
+        return self.to_image @ _MM_TO_PX
 
     def image_scale(self) -> float:
         """Image pixels per millimetre on this board (the mean over the playing area's edges)."""
