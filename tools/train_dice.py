@@ -255,12 +255,15 @@ def finder_patches(planes, photo_set, n: int, rng: np.random.Generator):
 
 
 def _turn(patch, objs, k: int, flip: bool):
+    """Turn a patch by k quarter turns counter-clockwise, then mirror it left to right if `flip`, and its objects
+    with it. Positions are pixel-centred (pixel i's centre is at i), so pixel x goes to PATCH - 1 - x: with
+    PATCH - x the targets sat half a pixel down and right of the dice on average, and so did every find."""
     for _ in range(k):
         patch = cv2.rotate(patch, cv2.ROTATE_90_COUNTERCLOCKWISE)
-        objs = [(kind, y, PATCH - x, s) for kind, x, y, s in objs]
+        objs = [(kind, y, PATCH - 1 - x, s) for kind, x, y, s in objs]
     if flip:
         patch = patch[:, ::-1]
-        objs = [(kind, PATCH - x, y, s) for kind, x, y, s in objs]
+        objs = [(kind, PATCH - 1 - x, y, s) for kind, x, y, s in objs]
     return np.ascontiguousarray(patch), objs
 
 
