@@ -2,7 +2,7 @@
 
     pip install torch==2.13.0 onnx      # training only; the companion runs the ONNX files with OpenCV
     python tools/train_dice.py [--frames 5000] [--photos ../shared/data/dice_photos] [--out companion/vision/models]
-                               [--hold-out-fold 0]
+                               [--hold-out-fold 0] [--finder FILE]
 
 Data, and what it never sees:
 - real webcam photos of dice: every fold but the held-out one (`companion.vision.photos`, fold 0 by default);
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import shutil
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -376,6 +377,7 @@ def main() -> int:
     parser.add_argument("--hold-out-fold", type=int, default=0)
     parser.add_argument("--finder-steps", type=int, default=8000)
     parser.add_argument("--reader-steps", type=int, default=8000)
+    parser.add_argument("--finder", type=Path, help="reuse this trained dice_finder.onnx: train the reader only")
     args = parser.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(2)
@@ -388,10 +390,14 @@ def main() -> int:
     photo_set = [photo_objects(p) for p in photos(args.photos) if fold_of(p.name) != args.hold_out_fold]
     print(f"{len(photo_set)} photos ({sum(len(o) for _, o in photo_set)} dice) for training", flush=True)
     finder, reader = networks()
-    train_finder(finder, planes, photo_set, args.finder_steps, rng)
-    print(f"finder trained at {time.time() - start:.0f} s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    export(finder, (1, 3, 128, 128), args.out / "dice_finder.onnx")
+    if args.finder is not None:
+        if args.finder.resolve() != (args.out / "dice_finder.onnx").resolve():
+            shutil.copyfile(args.finder, args.out / "dice_finder.onnx")
+    else:
+        train_finder(finder, planes, photo_set, args.finder_steps, rng)
+        print(f"finder trained at {time.time() - start:.0f} s", flush=True)
+        export(finder, (1, 3, 128, 128), args.out / "dice_finder.onnx")
 
     crops, classes, cocked, invertible = [], [], [], []
     for r in renders:
