@@ -10,6 +10,7 @@
    invalid rolls flagged with the right reason, valid rolls wrongly called invalid, cube value and owner; each
    frame is read as the live path reads it (board reader, then dice on the same rectified plane). Frames where a
    hand covers part of a die (or the cube) are counted apart: nobody can read those, and the live path waits.
+   Also how far from the truth the dice centres are found (a die on a checker is judged from them).
 3. Time: the dice-and-cube read per frame, median and 95th percentile, beside the board read of the same frames.
 """
 
@@ -35,7 +36,7 @@ from companion.vision.dice import MODELS, DiceReader, _nets  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.photos import FOLDS, HELD_OUT_FOLD, fold_of, photos, read_labels  # noqa: E402
 from companion.vision.reader import BoardReader  # noqa: E402
-from companion.vision.roll import cube_reading, dice_reading  # noqa: E402
+from companion.vision.roll import cube_reading, dice_reading, player0_mm  # noqa: E402
 
 PHOTOS = Path(__file__).resolve().parents[2] / "shared/data/dice_photos"
 
@@ -116,6 +117,17 @@ def owner_place(place: str) -> CubePlace:
         place, CubePlace.OFFERED)
 
 
+def die_offsets(label, found, orientation: Orientation) -> list[tuple[float, float]]:
+    """Found die centre minus true centre (player 0's mm) for each visible labelled die found within 10 mm."""
+    out = []
+    for (tx, ty), hidden in zip(label.dice_at, label.dice_hidden):
+        near = [player0_mm(d.at, orientation) for d in found.dice if d.at is not None]
+        near = [(x - tx, y - ty) for x, y in near if math.hypot(x - tx, y - ty) < 10]
+        if near and not hidden:
+            out.append(min(near, key=lambda o: math.hypot(*o)))
+    return out
+
+
 def render_section(count: int) -> None:
     _nets.cache_clear()
     dice_reader = DiceReader(MODELS)
@@ -123,7 +135,7 @@ def render_section(count: int) -> None:
     rolls_right = invalid = flagged = valid = called_invalid = empty = empty_right = hidden = 0
     cubes = cubes_right = 0
     misses: Counter = Counter()
-    dice_ms, board_ms = [], []
+    dice_ms, board_ms, offsets = [], [], []
     for index in range(count):
         image, label = sets.frame("heldout", index, renderers=renderers)
         style, _, pose, _, _ = sets.sample(sets.HELDOUT, index)
@@ -138,6 +150,7 @@ def render_section(count: int) -> None:
         dice = dice_reading(found, reading, orientation)
         cube = cube_reading(found, orientation)
         dice_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+        offsets += die_offsets(label, found, orientation)
         if label.cube_value in (2, 4, 8, 16, 32, 64) and not label.cube_hidden:
             cubes += 1
             cubes_right += cube is not None and cube.value == label.cube_value and cube.place is owner_place(label.cube_place)
@@ -172,6 +185,10 @@ def render_section(count: int) -> None:
     print(f"  cube value and owner right: {cubes_right}/{cubes} = {100 * cubes_right / max(cubes, 1):.2f} %")
     for what, n in misses.most_common(8):
         print(f"    {n:>3} x {what}")
+    errors = np.hypot(*np.array(offsets).T)
+    mean_x, mean_y = np.mean(offsets, axis=0)
+    print(f"  die centres (player 0's mm; whether a die rests on a checker is decided from them): error median "
+          f"{np.median(errors):.2f} mm, p95 {np.percentile(errors, 95):.2f}; mean offset x {mean_x:+.2f}, y {mean_y:+.2f}")
     print("\nTime per 1280x720 frame, one core (ms):      median    p95")
     print(f"  dice and cube (finder + reader + rules)   {np.median(dice_ms):6.2f} {np.percentile(dice_ms, 95):6.2f}")
     print(f"  board read, for reference                 {np.median(board_ms):6.2f} {np.percentile(board_ms, 95):6.2f}")
