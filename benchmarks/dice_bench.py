@@ -119,10 +119,9 @@ def owner_place(place: str) -> CubePlace:
 
 def die_offsets(label, found, orientation: Orientation) -> list[tuple[float, float]]:
     """Found die centre minus true centre (player 0's mm) for each visible labelled die found within 10 mm."""
-    out = []
+    out, places = [], [player0_mm(d.at, orientation) for d in found.dice if d.at is not None]
     for (tx, ty), hidden in zip(label.dice_at, label.dice_hidden):
-        near = [player0_mm(d.at, orientation) for d in found.dice if d.at is not None]
-        near = [(x - tx, y - ty) for x, y in near if math.hypot(x - tx, y - ty) < 10]
+        near = [(x - tx, y - ty) for x, y in places if math.hypot(x - tx, y - ty) < 10]
         if near and not hidden:
             out.append(min(near, key=lambda o: math.hypot(*o)))
     return out
@@ -188,7 +187,8 @@ def render_section(count: int) -> None:
     errors = np.hypot(*np.array(offsets).T)
     mean_x, mean_y = np.mean(offsets, axis=0)
     print(f"  die centres (player 0's mm; whether a die rests on a checker is decided from them): error median "
-          f"{np.median(errors):.2f} mm, p95 {np.percentile(errors, 95):.2f}; mean offset x {mean_x:+.2f}, y {mean_y:+.2f}")
+          f"{np.median(errors):.2f} mm, p95 {np.percentile(errors, 95):.2f}; "
+          f"mean offset x {mean_x:+.2f}, y {mean_y:+.2f}")
     print("\nTime per 1280x720 frame, one core (ms):      median    p95")
     print(f"  dice and cube (finder + reader + rules)   {np.median(dice_ms):6.2f} {np.percentile(dice_ms, 95):6.2f}")
     print(f"  board read, for reference                 {np.median(board_ms):6.2f} {np.percentile(board_ms, 95):6.2f}")

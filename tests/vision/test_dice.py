@@ -129,7 +129,8 @@ def test_dice_are_placed_where_they_lie():
     offsets = []
     for k in range(8):
         player = k % 2
-        dice = [Die(1 + k % 6, *_in_half(player, 0), angle=11.0 * k), Die(6 - k % 6, *_in_half(player, 1), angle=-7.0 * k)]
+        dice = [Die(1 + k % 6, *_in_half(player, 0), angle=11.0 * k),
+                Die(6 - k % 6, *_in_half(player, 1), angle=-7.0 * k)]
         pose = Pose(tilt=8 + 3 * k, roll=-4 + k, from_player1=player == 1)
         found, _, orientation, _ = _board(dice, pose=pose, seed=30 + k)
         for die in dice:

@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-_spec = importlib.util.spec_from_file_location("train_dice", Path(__file__).resolve().parents[2] / "tools/train_dice.py")
+_TOOL = Path(__file__).resolve().parents[2] / "tools/train_dice.py"
+_spec = importlib.util.spec_from_file_location("train_dice", _TOOL)
 train_dice = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(train_dice)
 
