@@ -290,26 +290,29 @@ class Referee:
             return fits[0][0], fits[0][1]
         return None
 
+    def _turns_void_roll(self) -> Roll | None:
+        """The roll called void for the player whose turn it is, if he has not thrown again."""
+        void = self._state.void_roll
+        return void[1] if void is not None and void[0] == self._state.game.turn else None
+
     def _void_roll_fits(self, reading: BoardReading) -> bool:
         """The board shows exactly one legal play of the roll just called void: the table played it anyway."""
-        game, void = self._state.game, self._state.void_roll
-        if void is None or void[0] != game.turn:
-            return False
-        return infer_play(game.position, void[1], reading, game.turn, self.threshold).fit is Fit.PLAY
+        game, void = self._state.game, self._turns_void_roll()
+        return void is not None and infer_play(game.position, void, reading, game.turn, self.threshold).fit is Fit.PLAY
 
     def _void_dance_stood(self, dice: DiceReading) -> bool:
         """The opponent throws after a void roll its player could not have moved with (he danced), and nothing
         moved: the table let the roll stand. Calling the opponent's throw misplaced would leave the referee a
         turn behind the table from then on."""
         s = self._state
-        game, void = s.game, s.void_roll
-        if void is None or void[0] != game.turn or game.phase is not Phase.ROLL or not dice.valid:
+        game, void = s.game, self._turns_void_roll()
+        if void is None or game.phase is not Phase.ROLL or not dice.valid:
             return False
         if not dice.halves or any(h != 1 - game.turn for h in dice.halves):
             return False
         if s.reading is not None and not position_agrees(game.position, s.reading, game.turn, self.threshold):
             return False
-        plays = game.roll(void[1].die1, void[1].die2).legal_plays()
+        plays = game.roll(void.die1, void.die2).legal_plays()
         return len(plays) == 1 and plays[0].is_empty()
 
     def _let_void_roll_stand(self) -> list[Event]:

@@ -242,12 +242,11 @@ class DiceReader:
             if best == 0 or p[best] < READ_THRESHOLD:
                 continue
             at = Plane.mm(f.x, f.y) if plane is not None else None
-            box = _box(f, plane)
+            box, confidence = _box(f, plane), float(p[best] * f.score ** 0.5)
             if best <= 6:
-                confidence = float(p[best] * f.score ** 0.5)
                 dice.append(DieRead(FACES[best - 1], box, confidence, bool(c[0] > COCKED_THRESHOLD), at))
             else:
-                cubes.append(CubeRead(CUBE_FACES[best - 7], box, float(p[best] * f.score ** 0.5), at))
+                cubes.append(CubeRead(CUBE_FACES[best - 7], box, confidence, at))
         dice.sort(key=lambda d: -d.confidence)
         cube = max(cubes, key=lambda c: c.confidence) if cubes else None
         return Found(tuple(sorted(dice[:most], key=lambda d: d.box[0])), cube)
