@@ -45,7 +45,9 @@ from companion.referee import (
 )
 from companion.referee.typed import observations_from_text
 from companion.rules import GameState, Phase, Position
+from companion.rules.xgid import parse_xgid
 from companion.tui.board import render_board
+from companion.tui.editor import EditedPosition, PositionEditor
 
 MODES = ("referee", "record", "train")
 
@@ -90,6 +92,7 @@ class CompanionApp(App):
         Binding("b", "beaver", "Beaver", show=False),
         Binding("u", "undo", "Undo"),
         Binding("n", "new_game", "New game", show=False),
+        Binding("s", "edit_position", "Set up"),
         Binding("e", "export", "Export"),
         Binding("h", "toggle_hints", "Hints"),
         Binding("x", "deep", "Deeper", show=False),
@@ -135,6 +138,8 @@ class CompanionApp(App):
             ("Beaver", "Take and redouble at once, keeping the cube (money play)", self.action_beaver),
             ("Undo", "Take back the last thing the referee decided", self.action_undo),
             ("New game", "Start this game again from the opening roll", self.action_new_game),
+            ("Edit the position", "Set the checkers by hand when the camera read them wrong",
+             self.action_edit_position),
             ("Export", "Write the match as .mat (or .sgf when it must)", self.action_export),
             ("Toggle hints", "Show or hide hints and cube advice", self.action_toggle_hints),
             ("Deeper analysis", "Analyse the position at 2-ply", self.action_deep),
@@ -177,7 +182,7 @@ class CompanionApp(App):
                 yield Static(id="cube")
         yield RichLog(id="plays", markup=False, wrap=True)
         yield Input(placeholder="type dice (31), a play (8/5 6/5), or double/take/pass/accept/correct/undo/"
-                                "set <Position ID>", id="command")
+                                "set <Position ID or XGID>; s edits the board", id="command")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -235,8 +240,7 @@ class CompanionApp(App):
             return
         try:
             if text.lower().startswith("set "):
-                position = Position.from_position_id(text[4:].strip())
-                observations: list[Observation] = [UserCommand(Command.SET_POSITION, position=position)]
+                observations: list[Observation] = [_set_command(text[4:].strip())]
             else:
                 observations = observations_from_text(text, self.recorder.referee.game)
         except CompanionError as exc:
@@ -273,6 +277,15 @@ class CompanionApp(App):
 
     def action_new_game(self) -> None:
         self._command(Command.NEW_GAME)
+
+    def action_edit_position(self) -> None:
+        """A modal screen: the app's keys (`d` doubles) do not reach past it."""
+        editor = PositionEditor(self.recorder.referee.game, self.viewer, self.recorder.names)
+        self.push_screen(editor, self._position_edited)
+
+    def _position_edited(self, edited: EditedPosition | None) -> None:
+        if edited is not None:
+            self.apply(UserCommand(Command.SET_POSITION, edited.player, position=edited.position))
 
     def action_focus_input(self) -> None:
         self.query_one("#command", Input).focus()
@@ -450,6 +463,14 @@ class CompanionApp(App):
                         f"lose gammon {c.chances.lose_gammon:.1%}\n" + _race_text(game))
         else:
             cube.update(_race_text(game))
+
+
+def _set_command(identifier: str) -> UserCommand:
+    """`set <Position ID>` (the player to act is on roll) or `set XGID=...` (its own player on turn)."""
+    if identifier.upper().startswith("XGID="):
+        parsed = parse_xgid(identifier)
+        return UserCommand(Command.SET_POSITION, parsed.turn, position=parsed.position)
+    return UserCommand(Command.SET_POSITION, position=Position.from_position_id(identifier))
 
 
 def _race_text(game: GameState) -> str:

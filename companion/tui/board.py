@@ -14,8 +14,16 @@ STYLES = ("bold #e8e8e8", "bold #d04040")
 DICE = "⚀⚁⚂⚃⚄⚅"
 
 
-def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None = None) -> Text:
-    """The board as `viewer` (0 or 1) sees it from his chair: his home board bottom right, 1 to 24."""
+MY_BAR, THEIR_BAR = 25, 0
+"""Cursor places besides the points 1..24 (the viewer's numbering): the two halves of the bar."""
+
+
+def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None = None,
+                 cursor: int | None = None) -> Text:
+    """The board as `viewer` (0 or 1) sees it from his chair: his home board bottom right, 1 to 24.
+
+    `cursor` (a point 1..24, `MY_BAR` or `THEIR_BAR`) is marked on the number rows, for the position editor.
+    """
     mine = game.position_of(viewer)
     me, them = mine.player, mine.opponent
 
@@ -44,7 +52,8 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
     top = list(range(13, 19)), list(range(19, 25))
     bottom = list(range(12, 6, -1)), list(range(6, 0, -1))
     out = Text()
-    out.append(_numbers(top) + "\n", style="dim")
+    out.append_text(_numbers(top, cursor, THEIR_BAR))
+    out.append("\n")
     out.append("┌" + "─" * 18 + "┬───┬" + "─" * 18 + "┐\n")
     for level in range(STACK):
         out.append(_row([cell(p, level) for p in top[0]], bar_cell(1 - viewer, level),
@@ -54,14 +63,18 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
         out.append(_row([cell(p, level) for p in bottom[0]], bar_cell(viewer, level),
                         [cell(p, level) for p in bottom[1]], _tray(me[OFF], viewer) if level == 0 else None))
     out.append("└" + "─" * 18 + "┴───┴" + "─" * 18 + "┘\n")
-    out.append(_numbers(bottom), style="dim")
+    out.append_text(_numbers(bottom, cursor, MY_BAR))
     return out
 
 
-def _numbers(halves: tuple[list[int], list[int]]) -> str:
-    left = "".join(f"{p:^3}" for p in halves[0])
-    right = "".join(f"{p:^3}" for p in halves[1])
-    return f" {left}     {right}"
+def _numbers(halves: tuple[list[int], list[int]], cursor: int | None, bar: int) -> Text:
+    line = Text(" ", style="dim")
+    for i, half in enumerate(halves):
+        if i:
+            line.append(" bar " if cursor == bar else "     ", style="reverse" if cursor == bar else "dim")
+        for p in half:
+            line.append(f"{p:^3}", style="reverse bold" if p == cursor else "dim")
+    return line
 
 
 def _row(left: list[Text], bar: Text, right: list[Text], tray: Text | None) -> Text:
@@ -97,4 +110,4 @@ def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None) -> Text:
                 style="bold")
 
 
-__all__ = ["render_board"]
+__all__ = ["MY_BAR", "THEIR_BAR", "render_board"]

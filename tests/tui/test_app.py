@@ -11,6 +11,7 @@ from companion.record.recorder import Recorder, load_any
 from companion.referee import CorrectionRequested, GameOver, IllegalPlay, PlayMade, PlayStood, Taken, Passed
 from companion.sources import ReplaySource
 from companion.tui.app import CompanionApp
+from companion.tui.board import THEIR_BAR
 from tests.conftest import MATCHES
 
 SIZE = (130, 48)
@@ -215,3 +216,85 @@ async def test_the_command_palette_offers_the_referee_commands(tmp_path):
         from companion.referee import DoubleOffered
 
         assert _events(app, DoubleOffered)
+
+
+async def _open_editor(pilot):
+    pilot.app.set_focus(None)
+    await pilot.press("s")
+    await pilot.pause()
+    from companion.tui.editor import PositionEditor
+
+    assert isinstance(pilot.app.screen, PositionEditor)
+    return pilot.app.screen
+
+
+async def test_the_board_set_up_by_hand_becomes_the_referees_position(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64")  # Bob to play 6-4
+        editor = await _open_editor(pilot)
+        assert editor.cursor == 8
+        # the camera missed it: Ann has a third checker on her 5-point from her 8-point
+        await pilot.press("minus", "right", "right", "right", "right", "plus")
+        assert editor.cursor == 5  # past the 7-point and the bar
+        await pilot.press("u", "n")  # the game's keys do nothing behind the editor: no undo, no new game
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, type(editor))
+        from companion.referee import GameStarted, Undone
+
+        assert not _events(app, Undone) and len(_events(app, GameStarted)) <= 1
+        ann = app.recorder.referee.game.position_of(0)
+        assert (ann.player[8], ann.player[5], ann.player[6]) == (1, 3, 4)
+        assert app.recorder.referee.game.turn == 1  # the turn was kept
+        assert app.recorder.referee.game.position_of(1) == ann.swap()
+
+
+async def test_the_bar_and_a_pasted_xgid_in_the_editor(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await _open_editor(pilot)
+        await pilot.press(*["left"] * 4)  # the viewer's side is drawn 12 to 1, left to right
+        assert editor.cursor == 12 and editor.counts[12] == -5  # the opponent's mid-point
+        await pilot.press("plus")  # towards mine: one of his comes off first
+        assert editor.counts[12] == -4 and editor.sides()[1][0] == 1
+        await pilot.press(*["right"] * 6, "up")
+        assert editor.cursor == THEIR_BAR
+        await pilot.press("plus")  # the opponent's bar holds only his checkers: nothing to take
+        assert editor.bars[THEIR_BAR] == 0
+        await pilot.press("minus")
+        assert editor.bars[THEIR_BAR] == 1 and editor.sides()[1][0] == 0  # from his tray to the bar
+        # a pasted XGID replaces everything, and a game not begun takes its turn from it
+        xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10"
+        editor.query_one("#editor-id").value = xgid
+        editor.query_one("#editor-id").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert editor.roller == 1 and editor.bars[0] == 0
+        await pilot.press("enter")
+        await pilot.pause()
+        game = app.recorder.referee.game
+        assert game.turn == 1 and game.xgid().split(":")[0] == xgid.split(":")[0]
+
+
+async def test_the_editor_refuses_a_sixteenth_checker_and_escape_changes_nothing(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        before = app.recorder.referee.game
+        editor = await _open_editor(pilot)
+        await pilot.press("plus")
+        assert editor.counts[8] == 3  # all fifteen are on the board already
+        await pilot.press("0", "plus", "plus")
+        assert editor.counts[8] == 2
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.recorder.referee.game == before and not app.recorder.observations
+
+
+async def test_set_takes_an_xgid_typed_on_the_input_line(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10"
+        await _type(pilot, f"set {xgid}")
+        assert app.recorder.referee.game.xgid().split(":")[:4] == xgid.split(":")[:4]

@@ -1,0 +1,222 @@
+"""The position editor: set the board by hand when the camera read it wrong, or to take up a game midway.
+
+A modal screen over the app. The arrow keys move a cursor over the points as they are drawn (and the bar);
+`+` and `-` move the count under it one checker towards yours or theirs, so one pair of keys covers both
+colours. A Position ID or an XGID can be pasted instead. Checkers not on the board are borne off. The screen
+returns the new position, seen from the viewer's side, with who is to roll; Escape returns nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from companion.errors import CompanionError
+from companion.rules import BAR, CHECKERS, GameState, Phase, Position
+from companion.rules.xgid import parse_xgid
+from companion.tui.board import MY_BAR, THEIR_BAR, render_board
+
+_ROWS = (
+    (13, 14, 15, 16, 17, 18, THEIR_BAR, 19, 20, 21, 22, 23, 24),  # the far side, as drawn
+    (12, 11, 10, 9, 8, 7, MY_BAR, 6, 5, 4, 3, 2, 1),  # the viewer's side
+)
+
+
+@dataclass(frozen=True)
+class EditedPosition:
+    """What the editor gives back: `position` is seen from `player`'s side; `player` is to roll when the
+    game is waiting for its opening roll (otherwise the turn stays as it was)."""
+
+    position: Position
+    player: int
+
+
+class PositionEditor(ModalScreen[EditedPosition | None]):
+    """Edit the position by hand."""
+
+    AUTO_FOCUS = ""  # not None, the app's "*": the keys edit the board until the ID field is clicked or tabbed to
+
+    DEFAULT_CSS = """
+    PositionEditor {
+        align: center middle;
+    }
+    PositionEditor > Vertical {
+        width: 64;
+        height: auto;
+        border: thick $accent;
+        background: $surface;
+        padding: 0 1;
+    }
+    PositionEditor #editor-status {
+        height: auto;
+        margin-top: 1;
+    }
+    """
+    BINDINGS = [
+        Binding("left", "move(0, -1)", "←", show=False),
+        Binding("right", "move(0, 1)", "→", show=False),
+        Binding("up", "move(-1, 0)", "↑", show=False),
+        Binding("down", "move(1, 0)", "↓", show=False),
+        Binding("plus,equals_sign", "change(1)", "+ yours"),
+        Binding("minus", "change(-1)", "- theirs"),
+        Binding("0", "clear", "Clear point"),
+        Binding("s", "start", "Start"),
+        Binding("r", "roller", "Who rolls", show=False),
+        Binding("enter", "apply", "Apply"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, game: GameState, viewer: int, names: tuple[str, str]) -> None:
+        super().__init__()
+        mine = game.position_of(viewer)
+        self.counts = {p: mine.player[p] - mine.opponent[25 - p] for p in range(1, 25)}
+        """Signed counts by the viewer's point number: plus for his checkers, minus for the opponent's."""
+        self.bars = {MY_BAR: mine.player[BAR], THEIR_BAR: mine.opponent[BAR]}
+        self.game, self.viewer, self.names = game, viewer, names
+        self.row, self.column = 1, 4  # the viewer's 8-point
+        self.roller = game.turn if game.phase is not Phase.OPENING else viewer
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id="editor-board")
+            yield Static(id="editor-status")
+            yield Input(placeholder="or paste a Position ID or an XGID and press Enter", id="editor-id")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_board()
+
+    # -- the position being edited --------------------------------------------------------------------
+
+    @property
+    def cursor(self) -> int:
+        return _ROWS[self.row][self.column]
+
+    def sides(self) -> tuple[list[int], list[int]]:
+        """The viewer's and the opponent's 26 slots, each from its own side, off filled up to 15."""
+        mine, theirs = [0] * 26, [0] * 26
+        for p, n in self.counts.items():
+            if n > 0:
+                mine[p] = n
+            elif n < 0:
+                theirs[25 - p] = -n
+        mine[BAR], theirs[BAR] = self.bars[MY_BAR], self.bars[THEIR_BAR]
+        mine[0], theirs[0] = CHECKERS - sum(mine), CHECKERS - sum(theirs)
+        return mine, theirs
+
+    def position(self) -> Position:
+        """The edited position from the viewer's side; raises `InvalidPositionError` when it cannot be."""
+        mine, theirs = self.sides()
+        return Position(tuple(mine), tuple(theirs))
+
+    def load(self, position: Position) -> None:
+        """Take every count from `position` (seen from the viewer's side)."""
+        self.counts = {p: position.player[p] - position.opponent[25 - p] for p in range(1, 25)}
+        self.bars = {MY_BAR: position.player[BAR], THEIR_BAR: position.opponent[BAR]}
+
+    # -- keys -----------------------------------------------------------------------------------------
+
+    def action_move(self, rows: int, columns: int) -> None:
+        self.row = (self.row + rows) % 2
+        self.column = (self.column + columns) % len(_ROWS[0])
+        self.refresh_board()
+
+    def action_change(self, step: int) -> None:
+        """One checker towards the viewer's (+1) or the opponent's (-1) at the cursor; a bar holds one side."""
+        mine, theirs = self.sides()
+        spare = mine[0] if step > 0 else theirs[0]
+        if self.cursor in self.bars:
+            owner_adds = (step > 0) == (self.cursor == MY_BAR)
+            if owner_adds and (mine[0] if self.cursor == MY_BAR else theirs[0]) == 0:
+                self.notify("All fifteen checkers are on the board", severity="warning")
+            else:
+                self.bars[self.cursor] = max(0, self.bars[self.cursor] + (1 if owner_adds else -1))
+        else:
+            n = self.counts[self.cursor]
+            taking_back = n * step < 0  # a checker of the other colour comes off first
+            if not taking_back and spare == 0:
+                self.notify("All fifteen checkers are on the board", severity="warning")
+            else:
+                self.counts[self.cursor] = n + step
+        self.refresh_board()
+
+    def action_clear(self) -> None:
+        if self.cursor in self.bars:
+            self.bars[self.cursor] = 0
+        else:
+            self.counts[self.cursor] = 0
+        self.refresh_board()
+
+    def action_start(self) -> None:
+        self.load(Position.start())
+        self.refresh_board()
+
+    def action_roller(self) -> None:
+        if self.game.phase is Phase.OPENING:
+            self.roller = 1 - self.roller
+            self.refresh_board()
+        else:
+            self.notify("The turn is kept: only a game not yet started can choose who rolls first")
+
+    def action_apply(self) -> None:
+        try:
+            position = self.position()
+        except CompanionError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if self.roller != self.viewer:
+            self.dismiss(EditedPosition(position.swap(), self.roller))
+        else:
+            self.dismiss(EditedPosition(position, self.viewer))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        text = message.value.strip()
+        try:
+            if text.upper().startswith("XGID="):
+                parsed = parse_xgid(text)
+                if self.game.phase is Phase.OPENING:
+                    self.roller = parsed.turn
+                on_turn = parsed.position  # from the side of the player on turn in the XGID
+                self.load(on_turn if parsed.turn == self.viewer else on_turn.swap())
+            else:
+                on_roll = Position.from_position_id(text)
+                self.load(on_roll if self.roller == self.viewer else on_roll.swap())
+        except CompanionError as exc:
+            self.notify(str(exc), title="Not a position", severity="error")
+            return
+        message.input.value = ""
+        self.set_focus(None)
+        self.refresh_board()
+
+    # -- the view -------------------------------------------------------------------------------------
+
+    def refresh_board(self) -> None:
+        mine, theirs = self.sides()
+        position = self.position()  # the keys keep it valid: at most 15 a side, one colour a point
+        game = replace(self.game, position=position if self.game.turn == self.viewer else position.swap())
+        self.query_one("#editor-board", Static).update(render_board(game, self.viewer, dice=(), cursor=self.cursor))
+        here = self.cursor
+        if here in self.bars:
+            what = f"{'your' if here == MY_BAR else 'their'} bar: {self.bars[here]}"
+        else:
+            n = self.counts[here]
+            what = f"point {here}: " + (f"{n} of yours" if n > 0 else f"{-n} of theirs" if n < 0 else "empty")
+        lines = [
+            f"[b]{what}[/]",
+            f"{self.names[self.viewer]} ●  {15 - mine[0]} on the board, {mine[0]} off",
+            f"{self.names[1 - self.viewer]} ○  {15 - theirs[0]} on the board, {theirs[0]} off",
+        ]
+        if self.game.phase is Phase.OPENING:
+            lines.append(f"{self.names[self.roller]} rolls first (r changes)")
+        self.query_one("#editor-status", Static).update("\n".join(lines))
+
+
+__all__ = ["EditedPosition", "PositionEditor"]
