@@ -8,6 +8,7 @@ decides and journals.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -77,8 +78,6 @@ class CameraSource:
     stop_event: threading.Event = field(default_factory=threading.Event)
 
     def run(self, emit: Emit, status: Status) -> None:
-        import time
-
         from companion.vision.capture import Frame, open_source
         from companion.vision.watch import BoardWatcher
 
@@ -122,6 +121,8 @@ class FilmObserver:
         self.first_mover, self.profile_for = first_mover, profile_for
         self.dice_from_labels = dice_from_labels
         self.watcher = None
+        self.read_ms = 0.0
+        """How long the last frame that gave observations took to read (the status line's latency)."""
 
     def observations(self, frames: Iterable) -> Iterator[Observation]:
         from companion.vision.watch import BoardWatcher
@@ -130,7 +131,10 @@ class FilmObserver:
         for image, label, _phase in frames:
             if self.watcher is None:
                 self.watcher = BoardWatcher(self.profile_for(image, label), dice=not self.dice_from_labels)
+            started = time.perf_counter()
             observations = self.watcher.feed(image, label.time)
+            if observations:
+                self.read_ms = (time.perf_counter() - started) * 1000
             yield from observations
             if not observations or not self.dice_from_labels:
                 continue
@@ -158,8 +162,6 @@ class FilmSource:
     stop_event: threading.Event = field(default_factory=threading.Event)
 
     def run(self, emit: Emit, status: Status) -> None:
-        import time
-
         import numpy as np
 
         from companion.sim import STYLES, Effects, Pose
@@ -172,22 +174,27 @@ class FilmSource:
                         fps=self.fps, width=self.width, height=self.width * 9 // 16, seed=self.seed)
         started = time.monotonic()
 
-        def paced():
-            for image, label, phase in film.film(turns):
-                if self.stop_event.wait(max(0.0, started + label.time - time.monotonic())):
-                    return
-                yield image, label, phase
-
         def calibrated(image, label):
             status("film: calibrated on the starting position")
             return calibrate(image, corners=image_corners(label), markers=False).profile
 
         observer = FilmObserver(turns[0].player, calibrated, dice_from_labels=self.dice_from_labels)
+
+        def paced():
+            frames, since = 0, time.monotonic()
+            for image, label, phase in film.film(turns):
+                if self.stop_event.wait(max(0.0, started + label.time - time.monotonic())):
+                    return
+                yield image, label, phase
+                frames += 1
+                now = time.monotonic()
+                if now - since >= 1.0 and observer.watcher is not None:  # as a camera's status line reads
+                    status(f"film camera: {frames / (now - since):.0f} fps, read in {observer.read_ms:.0f} ms, "
+                           f"confidence {observer.watcher.status.confidence:.2f}, {label.time:.0f} s in")
+                    frames, since = 0, now
+
         for observation in observer.observations(paced()):
             emit(observation)
-            watch = observer.watcher.status
-            seen = watch.last.time if watch.last is not None else 0.0
-            status(f"film: {seen:.0f} s, {watch.readings} board readings, confidence {watch.confidence:.2f}")
         if not self.stop_event.is_set():
             status("film: finished")
 

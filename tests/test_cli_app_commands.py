@@ -152,3 +152,17 @@ def test_a_filmed_game_becomes_a_mat_file(tmp_path):
     for action, turn in zip(rolls, script):
         assert sorted(action.dice) == sorted((turn.play.roll.die1, turn.play.roll.die2))
         assert turn.before.play(action.notation, *action.dice) == turn.play, action
+
+
+def test_the_demo_camera_reports_frames_per_second_latency_and_confidence():
+    """The status panel's source line: the demo's film is a camera, and says what a camera says."""
+    import re
+
+    from companion.sources import FilmSource, run_source_until_done
+
+    lines: list[str] = []
+    run_source_until_done(FilmSource(seed=1, width=640), lambda obs: None, lines.append, timeout=6)
+    camera = [line for line in lines if re.fullmatch(r"film camera: \d+ fps, read in \d+ ms, confidence "
+                                                      r"[01]\.\d\d, \d+ s in", line)]
+    assert camera, lines
+    assert lines[0] == "film: calibrated on the starting position"
