@@ -427,6 +427,7 @@ class CompanionApp(App):
             f"Turn   {turn}",
             f"Cube   {match.cube}" + ("" if match.cube_owner is None else f", {names[match.cube_owner]}'s"),
             f"IDs    {game.gnubg_id()}",
+            f"       {game.xgid()}",
             f"Source {self.source_status}",
         ]
         journal = self.recorder.journal

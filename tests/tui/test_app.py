@@ -298,3 +298,13 @@ async def test_set_takes_an_xgid_typed_on_the_input_line(tmp_path):
         xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10"
         await _type(pilot, f"set {xgid}")
         assert app.recorder.referee.game.xgid().split(":")[:4] == xgid.split(":")[:4]
+
+
+async def test_the_status_panel_shows_the_position_id_match_id_and_xgid(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        game = app.recorder.referee.game
+        status = str(app.query_one("#status").render())
+        position_id, match_id = game.gnubg_id().split(":")
+        assert position_id in status and match_id in status and game.xgid() in status
