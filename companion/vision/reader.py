@@ -336,7 +336,7 @@ def _colour_of(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: floa
 
 def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> SlotRead:
     best, low, high = _spread(dist)
-    mass = float(dist[low:high + 1].sum())
+    mass = min(1.0, float(dist[low:high + 1].sum()))  # a sum of probabilities may round to just over 1
     if best == 0 and high == 0:
         return SlotRead(None, 0, 0, 0, mass)
     if sample is None:

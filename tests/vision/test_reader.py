@@ -96,3 +96,18 @@ def test_a_tray_the_colour_of_its_checkers_reads_as_any_count_and_a_wrong_colour
     assert (wrong.owner, wrong.count, wrong.confidence, wrong.low, wrong.high) == (0, 4, 0.0, 0, 15)
     right = _side_slot(0, HalfRead("light", 4, 0.9, 3, 5), orientation)
     assert (right.count, right.confidence, right.low, right.high) == (4, 0.9, 3, 5)
+
+
+def test_a_sure_reading_whose_probabilities_round_over_one_stays_a_confidence():
+    """vision_bench crashed on a frame: the counts' probabilities summed to 1.0000000000000002, and the referee's
+    SlotReading refuses a confidence over 1."""
+    import numpy as np
+
+    from companion.referee.observations import SlotReading
+    from companion.vision.reader import _slot_read
+
+    centres = {"light": np.array([220.0, 128, 128]), "dark": np.array([40.0, 128, 128])}
+    dist = np.array([0.1, 0.2, 0.7000000000000002, 0, 0, 0])
+    read = _slot_read(dist, centres["light"], centres, 1.0)
+    assert read.colour == "light" and read.confidence <= 1.0
+    SlotReading(0, read.count, read.confidence, read.low, read.high)
