@@ -1,6 +1,6 @@
 """How well and how fast the board reader reads frames it was never tuned on.
 
-    python benchmarks/vision_bench.py [--set heldout] [--frames 600] [--jitter 2]
+    python benchmarks/vision_bench.py [--set heldout|dev|dev-hard] [--frames 600] [--jitter 2] [--models DIR]
 
 Frames come from the renderer's held-out set (seeds from 1 000 000; the models were trained on development
 seeds 500 000 .. 999 999). The reader is given the playing area's corners as a calibrated profile would
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.sim.sets import SETS, frame, sample  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
-from companion.vision.reader import BoardReader  # noqa: E402
+from companion.vision.reader import MODELS, BoardReader  # noqa: E402
 
 
 def judge(reading, label, orient: Orientation) -> dict:
@@ -80,6 +80,7 @@ def main() -> int:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--show-misses", type=int, default=10)
+    parser.add_argument("--models", type=Path, default=MODELS, help="the checker models' folder (to compare two)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     rng = np.random.default_rng(7)
@@ -96,7 +97,8 @@ def main() -> int:
         image, label = frame(args.set, index, renderers=renderers)
         corners = np.array(image_corners(label)) + rng.uniform(-args.jitter, args.jitter, (4, 2))
         orient = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
-        reader = BoardReader(tuple(map(tuple, corners)), trays="right" if orient.tray_on_right() else "left")
+        reader = BoardReader(tuple(map(tuple, corners)), trays="right" if orient.tray_on_right() else "left",
+                             models=args.models)
         start = time.perf_counter()
         reading = reader.read(image)
         times.append((time.perf_counter() - start) * 1000)

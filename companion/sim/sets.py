@@ -1,7 +1,9 @@
 """The two image sets the vision work uses: a development set to tune on, and a held-out set to measure on.
 
 They differ in seeds and in range: the held-out set adds the style the development set never shows, random
-styles, steeper tilts, more roll, harsher light and more hands. `frame(name, index)` is deterministic.
+styles, steeper tilts, more roll, harsher light and more hands. A third set, `dev-hard` (seeds from 400 000), has
+the held-out ranges with the development styles, to develop against harsh frames without seeing held-out ones.
+`frame(name, index)` is deterministic.
 
 | | development | held-out |
 |---|---|---|
@@ -46,7 +48,10 @@ class SetSpec:
 
 DEV = SetSpec("dev", 0, DEV_STYLES, 0.0, 30, 10, 0.3, 0.4, 8, 1.2, 60, 0.2, 0.7, 0.15)
 HELDOUT = SetSpec("heldout", 1_000_000, STYLES, 1 / 3, 40, 15, 0.5, 0.8, 12, 2.0, 40, 0.35, 0.5, 0.2)
-SETS = {"dev": DEV, "heldout": HELDOUT}
+DEV_HARD = SetSpec("dev-hard", 400_000, DEV_STYLES, 1 / 3, 40, 15, 0.5, 0.8, 12, 2.0, 40, 0.35, 0.5, 0.2)
+"""The held-out set's ranges on development seeds and styles: what is tuned on to reach the held-out's harshness,
+without the held-out's frames or its unseen style."""
+SETS = {"dev": DEV, "dev-hard": DEV_HARD, "heldout": HELDOUT}
 
 
 def sample(spec: SetSpec, index: int) -> tuple[Style, Scene, Pose, Effects, np.random.Generator]:
@@ -139,4 +144,4 @@ def frame(name: str, index: int, width: int = 1280, height: int = 720,
     return renderer.render(scene, pose, effects, rng)
 
 
-__all__ = ["DEV", "HELDOUT", "SETS", "SetSpec", "frame", "sample"]
+__all__ = ["DEV", "DEV_HARD", "HELDOUT", "SETS", "SetSpec", "frame", "sample"]
