@@ -75,6 +75,16 @@ def test_a_speck_far_smaller_than_the_dice_in_a_photo_is_not_a_die(name):
                    for label in labels), die
 
 
+@pytest.mark.parametrize("name", ["four_36.jpg", "four_48.jpg", "three_35.jpg", "three_40.jpg"])
+def test_dice_touching_in_a_photo_are_each_read(name):
+    """Training-fold photos where a die touching another was taken for the same die found twice."""
+    image = cv2.imread(str(PHOTOS / name))
+    labels = read_labels((PHOTOS / name).with_suffix(".txt"), image.shape[1], image.shape[0])
+    found = DiceReader().read_photo(image)
+    assert fold_of(name) != HELD_OUT_FOLD
+    assert sorted(d.value for d in found.dice) == sorted(label.value for label in labels)
+
+
 def _board(dice, *, pose=Pose(tilt=15, roll=3), colour=((245, 245, 245), (20, 20, 20)), cube=(64, "centre"),
            position=None, style=STYLES[0], seed=1):
     scene = Scene.from_position(position or Position.start(), 0, dice=tuple(dice), roller=0, dice_colour=colour,
