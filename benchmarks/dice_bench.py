@@ -204,7 +204,8 @@ def main() -> int:
     cv2.setNumThreads(1)
     if not args.skip_photos:
         photo_section(args.photos, args.cv)
-    render_section(args.frames)
+    if args.frames > 0:  # --frames 0: the photos alone
+        render_section(args.frames)
     return 0
 
 
