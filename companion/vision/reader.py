@@ -195,11 +195,12 @@ class BoardReader:
         bar_dists = [_prefix_distribution(covered[120 + 5 * h:125 + 5 * h]) for h in (0, 1)]
         bar_samples = {h: _colour_along(lab, BAR_X, BAR_ALONG, h == 0, int(np.argmax(bar_dists[h])))
                        for h in (0, 1) if np.argmax(bar_dists[h])}
-        centres = two_colours(list(samples.values()) + list(bar_samples.values()))
-        points = tuple(_slot_read(dists[s], samples.get(s), centres, _model_light(light_logit[s * 5:s * 5 + 5], dists[s]))
-                       for s in range(24))
-        bar = tuple(_half_read(bar_dists[h], bar_samples.get(h), centres,
-                               _model_light(light_logit[120 + 5 * h:125 + 5 * h], bar_dists[h])) for h in (0, 1))
+        p_light = [_model_light(light_logit[s * 5:s * 5 + 5], dists[s]) for s in range(24)]
+        bar_light = [_model_light(light_logit[120 + 5 * h:125 + 5 * h], bar_dists[h]) for h in (0, 1)]
+        centres = two_colours(list(samples.values()) + list(bar_samples.values()),
+                              [p_light[s] for s in samples] + [bar_light[h] for h in bar_samples])
+        points = tuple(_slot_read(dists[s], samples.get(s), centres, p_light[s]) for s in range(24))
+        bar = tuple(_half_read(bar_dists[h], bar_samples.get(h), centres, bar_light[h]) for h in (0, 1))
         lap("colours")
         trays = self._read_trays(image, centres)
         lap("trays")
@@ -297,16 +298,26 @@ def _disc(lab: np.ndarray, cx: float, cy: float) -> np.ndarray:
     return np.median(piece, axis=0)
 
 
-def two_colours(samples: list[np.ndarray]) -> dict[str, np.ndarray]:
-    """The lighter and the darker checker colour (Lab) among the samples: two-means, seeded by the extremes."""
+ONE_SET = 0.9
+"""When the colour model gives every sample of a frame one colour at least this surely, the frame holds one set
+(the other is borne off or not on the board): two-means would split it by its light and shade."""
+
+
+def two_colours(samples: list[np.ndarray], p_light: list[float] | None = None) -> dict[str, np.ndarray]:
+    """The lighter and the darker checker colour (Lab) among the samples: two-means, seeded by the extremes.
+    `p_light`, the colour model's P(light) for each sample, tells a board holding one set only."""
     if not samples:
         return {"light": np.array([200.0, 128, 128]), "dark": np.array([50.0, 128, 128])}
     data = np.array(samples, np.float64)
     light, dark = data[np.argmax(data[:, 0])], data[np.argmin(data[:, 0])]
-    if np.linalg.norm(light - dark) < 25:  # one set only: name it by its lightness
+    lighter = data.mean(axis=0)[0] > 110  # a set alone is named by its lightness, unless the model says
+    one_set = np.linalg.norm(light - dark) < 25
+    if p_light is not None and (min(p_light) >= ONE_SET or max(p_light) <= 1 - ONE_SET):
+        one_set, lighter = True, min(p_light) >= ONE_SET
+    if one_set:
         centre = data.mean(axis=0)
-        other = centre + np.array([-100.0 if centre[0] > 110 else 100.0, 0, 0])
-        return {"light": centre, "dark": other} if centre[0] > 110 else {"light": other, "dark": centre}
+        other = centre + np.array([-100.0 if lighter else 100.0, 0, 0])
+        return {"light": centre, "dark": other} if lighter else {"light": other, "dark": centre}
     for _ in range(8):
         near_light = np.linalg.norm(data - light, axis=1) <= np.linalg.norm(data - dark, axis=1)
         light, dark = data[near_light].mean(axis=0), data[~near_light].mean(axis=0)

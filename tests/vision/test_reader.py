@@ -111,3 +111,21 @@ def test_a_sure_reading_whose_probabilities_round_over_one_stays_a_confidence():
     read = _slot_read(dist, centres["light"], centres, 1.0)
     assert read.colour == "light" and read.confidence <= 1.0
     SlotReading(0, read.count, read.confidence, read.low, read.high)
+
+
+def test_a_board_holding_one_set_is_not_split_into_two_by_light_and_shade():
+    """Film 0 of film_bench, at the end of a game: the dark set all borne off, six light points from L 200 to
+    232. Two-means split them into 'light' and 'dark', the colour model disagreed, and three points read with
+    confidence 0: the referee asked for attention. The model's agreement marks the board as one set."""
+    import numpy as np
+
+    from companion.vision.reader import _colour_of, two_colours
+
+    samples = [np.array([l, 126.0, 120.0]) for l in (209, 200, 204, 218, 232, 227)]
+    centres = two_colours(samples, [0.97] * len(samples))
+    assert all(_colour_of(s, centres, 0.97) == ("light", 1.0) for s in samples)
+    dark_alone = two_colours([s - np.array([150.0, 0, 0]) for s in samples], [0.02] * len(samples))
+    assert all(np.linalg.norm(s - np.array([150.0, 0, 0]) - dark_alone["dark"]) < 20 for s in samples)
+    # two sets the model tells apart are still found by two-means
+    both = two_colours(samples[:3] + [np.array([60.0, 150, 140])], [0.95, 0.95, 0.95, 0.05])
+    assert both["dark"][0] < 100 < both["light"][0]
