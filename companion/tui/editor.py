@@ -3,7 +3,7 @@
 A modal screen over the app. The arrow keys move a cursor over the points as they are drawn (and the bar);
 `+` and `-` move the count under it one checker towards yours or theirs, so one pair of keys covers both
 colours. A Position ID or an XGID can be pasted instead. Checkers not on the board are borne off. The screen
-returns the new position, seen from the viewer's side, with who is to roll; Escape returns nothing.
+returns an `EditedPosition` (the app sends it to the referee as a SET_POSITION command); Escape returns None.
 """
 
 from __future__ import annotations
