@@ -73,11 +73,13 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
 
     def __init__(self, game: GameState, viewer: int, names: tuple[str, str]) -> None:
         super().__init__()
-        mine = game.position_of(viewer)
-        self.counts = {p: mine.player[p] - mine.opponent[25 - p] for p in range(1, 25)}
-        """Signed counts by the viewer's point number: plus for his checkers, minus for the opponent's."""
-        self.bars = {MY_BAR: mine.player[BAR], THEIR_BAR: mine.opponent[BAR]}
         self.game, self.viewer, self.names = game, viewer, names
+        self.counts: dict[int, int] = {}
+        """Signed counts by the viewer's point number: plus for his checkers, minus for the opponent's."""
+        self.bars: dict[int, int] = {}
+        self.edited = game.position_of(viewer)
+        """The position the counts make, from the viewer's side: every edit keeps it valid."""
+        self.load(self.edited)
         self.row, self.column = 1, 4  # the viewer's 8-point
         self.roller = game.turn if game.phase is not Phase.OPENING else viewer
 
@@ -97,27 +99,28 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
     def cursor(self) -> int:
         return _ROWS[self.row][self.column]
 
-    def sides(self) -> tuple[list[int], list[int]]:
-        """The viewer's and the opponent's 26 slots, each from its own side, off filled up to 15."""
-        mine, theirs = [0] * 26, [0] * 26
-        for p, n in self.counts.items():
-            if n > 0:
-                mine[p] = n
-            elif n < 0:
-                theirs[25 - p] = -n
-        mine[BAR], theirs[BAR] = self.bars[MY_BAR], self.bars[THEIR_BAR]
-        mine[0], theirs[0] = CHECKERS - sum(mine), CHECKERS - sum(theirs)
-        return mine, theirs
-
-    def position(self) -> Position:
-        """The edited position from the viewer's side; raises `InvalidPositionError` when it cannot be."""
-        mine, theirs = self.sides()
-        return Position(tuple(mine), tuple(theirs))
-
     def load(self, position: Position) -> None:
         """Take every count from `position` (seen from the viewer's side)."""
         self.counts = {p: position.player[p] - position.opponent[25 - p] for p in range(1, 25)}
         self.bars = {MY_BAR: position.player[BAR], THEIR_BAR: position.opponent[BAR]}
+        self.edited = position
+
+    def _commit(self, counts: dict[int, int], bars: dict[int, int]) -> None:
+        """Take the edited counts if they make a position (checkers not placed are borne off); else say why."""
+        mine, theirs = [0] * 26, [0] * 26
+        for p, n in counts.items():
+            if n > 0:
+                mine[p] = n
+            elif n < 0:
+                theirs[25 - p] = -n
+        mine[BAR], theirs[BAR] = bars[MY_BAR], bars[THEIR_BAR]
+        mine[0], theirs[0] = CHECKERS - sum(mine), CHECKERS - sum(theirs)
+        try:
+            self.edited = Position(tuple(mine), tuple(theirs))
+        except CompanionError as exc:  # an empty board: both sides borne off
+            self.notify(str(exc), severity="warning")
+            return
+        self.counts, self.bars = counts, bars
 
     # -- keys -----------------------------------------------------------------------------------------
 
@@ -128,28 +131,28 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
 
     def action_change(self, step: int) -> None:
         """One checker towards the viewer's (+1) or the opponent's (-1) at the cursor; a bar holds one side."""
-        mine, theirs = self.sides()
-        spare = mine[0] if step > 0 else theirs[0]
-        if self.cursor in self.bars:
+        off = self.edited.borne_off()  # the viewer's, the opponent's: the checkers there are to place
+        counts, bars = dict(self.counts), dict(self.bars)
+        if self.cursor in bars:
             owner_adds = (step > 0) == (self.cursor == MY_BAR)
-            if owner_adds and (mine[0] if self.cursor == MY_BAR else theirs[0]) == 0:
+            if owner_adds and off[0 if self.cursor == MY_BAR else 1] == 0:
                 self.notify("All fifteen checkers are on the board", severity="warning")
-            else:
-                self.bars[self.cursor] = max(0, self.bars[self.cursor] + (1 if owner_adds else -1))
+                return
+            bars[self.cursor] = max(0, bars[self.cursor] + (1 if owner_adds else -1))
         else:
-            n = self.counts[self.cursor]
+            n = counts[self.cursor]
             taking_back = n * step < 0  # a checker of the other colour comes off first
-            if not taking_back and spare == 0:
+            if not taking_back and off[0 if step > 0 else 1] == 0:
                 self.notify("All fifteen checkers are on the board", severity="warning")
-            else:
-                self.counts[self.cursor] = n + step
+                return
+            counts[self.cursor] = n + step
+        self._commit(counts, bars)
         self.refresh_board()
 
     def action_clear(self) -> None:
-        if self.cursor in self.bars:
-            self.bars[self.cursor] = 0
-        else:
-            self.counts[self.cursor] = 0
+        counts, bars = dict(self.counts), dict(self.bars)
+        (bars if self.cursor in bars else counts)[self.cursor] = 0
+        self._commit(counts, bars)
         self.refresh_board()
 
     def action_start(self) -> None:
@@ -164,11 +167,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             self.notify("The turn is kept: only a game not yet started can choose who rolls first")
 
     def action_apply(self) -> None:
-        try:
-            position = self.position()
-        except CompanionError as exc:
-            self.notify(str(exc), severity="error")
-            return
+        position = self.edited
         if self.roller != self.viewer:
             self.dismiss(EditedPosition(position.swap(), self.roller))
         else:
@@ -199,8 +198,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
     # -- the view -------------------------------------------------------------------------------------
 
     def refresh_board(self) -> None:
-        mine, theirs = self.sides()
-        position = self.position()  # the keys keep it valid: at most 15 a side, one colour a point
+        position = self.edited
         game = replace(self.game, position=position if self.game.turn == self.viewer else position.swap())
         self.query_one("#editor-board", Static).update(render_board(game, self.viewer, dice=(), cursor=self.cursor))
         here = self.cursor
@@ -211,8 +209,9 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             what = f"point {here}: " + (f"{n} of yours" if n > 0 else f"{-n} of theirs" if n < 0 else "empty")
         lines = [
             f"[b]{what}[/]",
-            f"{self.names[self.viewer]} ●  {15 - mine[0]} on the board, {mine[0]} off",
-            f"{self.names[1 - self.viewer]} ○  {15 - theirs[0]} on the board, {theirs[0]} off",
+            f"{self.names[self.viewer]} ●  {CHECKERS - position.player[0]} on the board, {position.player[0]} off",
+            f"{self.names[1 - self.viewer]} ○  {CHECKERS - position.opponent[0]} on the board, "
+            f"{position.opponent[0]} off",
         ]
         if self.game.phase is Phase.OPENING:
             lines.append(f"{self.names[self.roller]} rolls first (r changes)")

@@ -258,13 +258,13 @@ async def test_the_bar_and_a_pasted_xgid_in_the_editor(tmp_path):
         await pilot.press(*["left"] * 4)  # the viewer's side is drawn 12 to 1, left to right
         assert editor.cursor == 12 and editor.counts[12] == -5  # the opponent's mid-point
         await pilot.press("plus")  # towards mine: one of his comes off first
-        assert editor.counts[12] == -4 and editor.sides()[1][0] == 1
+        assert editor.counts[12] == -4 and editor.edited.opponent[0] == 1
         await pilot.press(*["right"] * 6, "up")
         assert editor.cursor == THEIR_BAR
         await pilot.press("plus")  # the opponent's bar holds only his checkers: nothing to take
         assert editor.bars[THEIR_BAR] == 0
         await pilot.press("minus")
-        assert editor.bars[THEIR_BAR] == 1 and editor.sides()[1][0] == 0  # from his tray to the bar
+        assert editor.bars[THEIR_BAR] == 1 and editor.edited.opponent[0] == 0  # from his tray to the bar
         # a pasted XGID replaces everything, and a game not begun takes its turn from it
         xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10"
         editor.query_one("#editor-id").value = xgid
@@ -308,3 +308,25 @@ async def test_the_status_panel_shows_the_position_id_match_id_and_xgid(tmp_path
         status = str(app.query_one("#status").render())
         position_id, match_id = game.gnubg_id().split(":")
         assert position_id in status and match_id in status and game.xgid() in status
+
+
+async def test_the_editor_refuses_to_empty_the_board_and_keeps_running(tmp_path):
+    """A board with no checker left is no position (both sides borne off): clearing the last one is refused,
+    and the screen goes on with the last board that was one."""
+    from companion.rules import Position
+
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await _open_editor(pilot)
+        last_two = Position.from_points({1: 1}, {1: 1})  # mine on my 1-point, his on his 1 (my 24)
+        editor.query_one("#editor-id").value = last_two.position_id()
+        editor.query_one("#editor-id").focus()
+        await pilot.press("enter", *["right"] * 8, "0")
+        await pilot.pause()
+        assert editor.cursor == 1 and editor.counts[1] == 0
+        await pilot.press("up", "0")
+        await pilot.pause()
+        assert editor.cursor == 24 and editor.counts[24] == -1 and editor.edited.opponent[1] == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.recorder.referee.game.position_of(0) == Position.from_points({}, {1: 1})
