@@ -1,12 +1,13 @@
 """How well the camera reads dice and the cube, and how long it takes.
 
-    python benchmarks/dice_bench.py [--photos DIR] [--frames 600] [--cv]
+    python benchmarks/dice_bench.py [--photos DIR] [--frames 600] [--set heldout|dev-hard|dev] [--cv]
 
 1. Real webcam photos (`../shared/data/dice_photos/`, 951 labelled dice): dice read right, per face, missed and
    invented, on the held-out fold (never trained on) and, apart, on the training folds. `--cv` retrains the models
    four times, each without one fold (tools/train_dice.py, ~28 min each), so every photo is read by a model that
    never saw it.
-2. Rendered held-out board frames (seeds 1 000 000+, never trained on; dice of any colour): rolls read right,
+2. Rendered held-out board frames (seeds 1 000 000+, never trained on; dice of any colour; `--set dev-hard`
+   gives frames of the same ranges on development seeds, to tune on): rolls read right,
    invalid rolls flagged with the right reason, valid rolls wrongly called invalid, cube value and owner; each
    frame is read as the live path reads it (board reader, then dice on the same rectified plane). Frames where a
    hand covers part of a die (or the cube) are counted apart: nobody can read those, and the live path waits.
@@ -127,7 +128,7 @@ def die_offsets(label, found, orientation: Orientation) -> list[tuple[float, flo
     return out
 
 
-def render_section(count: int) -> None:
+def render_section(count: int, name: str = "heldout") -> None:
     _nets.cache_clear()
     dice_reader = DiceReader(MODELS)
     renderers: dict = {}
@@ -136,8 +137,8 @@ def render_section(count: int) -> None:
     misses: Counter = Counter()
     dice_ms, board_ms, offsets = [], [], []
     for index in range(count):
-        image, label = sets.frame("heldout", index, renderers=renderers)
-        style, _, pose, _, _ = sets.sample(sets.HELDOUT, index)
+        image, label = sets.frame(name, index, renderers=renderers)
+        style, _, pose, _, _ = sets.sample(sets.SETS[name], index)
         orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
         reader = BoardReader(image_corners(label), trays="right" if orientation.tray_on_right() else "left")
         tick = cv2.getTickCount()
@@ -175,7 +176,7 @@ def render_section(count: int) -> None:
             flagged += reason == label.dice_reason
             if reason != label.dice_reason:
                 misses[f"{label.dice_reason}: got {reason}"] += 1
-    print(f"\nRendered held-out board frames: {count} (seeds {sets.HELDOUT.seed_base}..)")
+    print(f"\nRendered {name} board frames: {count} (seeds {sets.SETS[name].seed_base}..)")
     print(f"  valid rolls read right: {rolls_right}/{valid} = {100 * rolls_right / max(valid, 1):.2f} %")
     print(f"  invalid rolls flagged with the right reason: {flagged}/{invalid} = {100 * flagged / max(invalid, 1):.1f} %")
     print(f"  valid rolls called invalid: {called_invalid}/{valid} = {100 * called_invalid / max(valid, 1):.2f} %")
@@ -198,6 +199,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--photos", type=Path, default=PHOTOS)
     parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--set", choices=sorted(sets.SETS), default="heldout",
+                        help="the rendered frames: heldout to measure, dev-hard or dev to tune on")
     parser.add_argument("--cv", action="store_true", help="cross-validate on the photos (retrains 4 times)")
     parser.add_argument("--skip-photos", action="store_true")
     args = parser.parse_args()
@@ -205,7 +208,7 @@ def main() -> int:
     if not args.skip_photos:
         photo_section(args.photos, args.cv)
     if args.frames > 0:  # --frames 0: the photos alone
-        render_section(args.frames)
+        render_section(args.frames, args.set)
     return 0
 
 
