@@ -128,13 +128,14 @@ class _Find:
 def decode(out: np.ndarray, threshold: float = FIND_THRESHOLD) -> list[_Find]:
     """The finder's map (5, h, w): die and cube heat (logits), cell offsets x and y, log size; local peaks."""
     finds = []
+    least = np.log(threshold / (1 - threshold))  # peaks are found on the logits: the sigmoid keeps their order
     for kind in (0, 1):
-        heat = 1 / (1 + np.exp(-out[kind]))
-        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+        logit = np.ascontiguousarray(out[kind])
+        peaks = (logit >= cv2.dilate(logit, np.ones((3, 3), np.uint8))) & (logit > least)
         for y, x in zip(*np.nonzero(peaks)):
             size = float(np.exp(out[4, y, x]))
             finds.append(_Find(kind, (x + 0.5 + out[2, y, x]) * STRIDE, (y + 0.5 + out[3, y, x]) * STRIDE, size,
-                               float(heat[y, x])))
+                               float(1 / (1 + np.exp(-logit[y, x])))))
     return finds
 
 
