@@ -1,6 +1,6 @@
 """How well the camera reads dice and the cube, and how long it takes.
 
-    python benchmarks/dice_bench.py [--photos DIR] [--frames 600] [--set heldout|dev-hard|dev] [--cv]
+    python benchmarks/dice_bench.py [--photos DIR] [--frames 600] [--set heldout|dev-hard|dev] [--models DIR] [--cv]
 
 1. Real webcam photos (`../shared/data/dice_photos/`, 951 labelled dice): dice read right, per face, missed and
    invented, on the held-out fold (never trained on) and, apart, on the training folds. `--cv` retrains the models
@@ -90,11 +90,11 @@ def photo_report(title: str, paths: list[Path], reader: DiceReader) -> dict:
     return {"total": total, "right": right, "invented": invented}
 
 
-def photo_section(folder: Path, cv: bool) -> None:
+def photo_section(folder: Path, cv: bool, models: Path = MODELS) -> None:
     paths = photos(folder)
     held = [p for p in paths if fold_of(p.name) == HELD_OUT_FOLD]
     trained = [p for p in paths if fold_of(p.name) != HELD_OUT_FOLD]
-    reader = DiceReader()
+    reader = DiceReader(models)
     photo_report(f"Real photos, held-out fold {HELD_OUT_FOLD} (never trained on)", held, reader)
     photo_report("Real photos, training folds (for reference: the models saw these)", trained, reader)
     if not cv:
@@ -128,9 +128,9 @@ def die_offsets(label, found, orientation: Orientation) -> list[tuple[float, flo
     return out
 
 
-def render_section(count: int, name: str = "heldout") -> None:
+def render_section(count: int, name: str = "heldout", models: Path = MODELS) -> None:
     _nets.cache_clear()
-    dice_reader = DiceReader(MODELS)
+    dice_reader = DiceReader(models)
     renderers: dict = {}
     rolls_right = invalid = flagged = valid = called_invalid = empty = empty_right = hidden = 0
     cubes = cubes_right = 0
@@ -201,14 +201,15 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--set", choices=sorted(sets.SETS), default="heldout",
                         help="the rendered frames: heldout to measure, dev-hard or dev to tune on")
+    parser.add_argument("--models", type=Path, default=MODELS, help="the dice models' folder (to compare two)")
     parser.add_argument("--cv", action="store_true", help="cross-validate on the photos (retrains 4 times)")
     parser.add_argument("--skip-photos", action="store_true")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if not args.skip_photos:
-        photo_section(args.photos, args.cv)
+        photo_section(args.photos, args.cv, args.models)
     if args.frames > 0:  # --frames 0: the photos alone
-        render_section(args.frames, args.set)
+        render_section(args.frames, args.set, args.models)
     return 0
 
 
