@@ -66,6 +66,11 @@ def judge(reading, label, orient: Orientation) -> dict:
     out["off_ok"] = board.off is not None and all(
         board.off[p].low <= label.off[p] <= board.off[p].high or label.off_hidden[p] for p in (0, 1))
     out["off_exact"] = board.off is not None and all(board.off[p].count == label.off[p] for p in (0, 1))
+    for name, ok, truth, read in (("bar", out["bar_ok"], label.bar, board.bar),
+                                  ("trays", out["off_ok"], label.off, board.off)):
+        if not ok:
+            ranges = None if read is None else tuple((r.low, r.count, r.high, round(r.confidence, 3)) for r in read)
+            out["misses"].append((name, "", tuple(truth), ranges))
     # what a referee would act on: a wrong bar or tray counts only when it is claimed sure
     out["sure_extra_ok"] = all(board.bar[p].count == label.bar[p] or board.bar[p].confidence < 0.8 for p in (0, 1)) \
         and (board.off is None or all(board.off[p].count == label.off[p] or board.off[p].confidence < 0.8
@@ -163,7 +168,8 @@ def main() -> int:
           f"p95 {times[int(len(times) * 0.95) - 1]:.1f} ms   [target median <= 15 ms]")
     print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in stages.items()))
     for m in misses[:args.show_misses]:
-        print(f"  miss: frame {m[0]} slot {m[1]} (point {m[2]}): truth {m[3]}, read {m[4]}")
+        where = f"slot {m[1]} (point {m[2]})" if m[2] != "" else f"{m[1]} (player 0, player 1)"
+        print(f"  miss: frame {m[0]} {where}: truth {m[3]}, read {m[4]}")
     return 0
 
 
