@@ -20,6 +20,9 @@ CHECKER = 42.0
 """A checker's diameter."""
 FRAME = 25.0
 TRAY_WIDTH = 50.0
+TRAY_CUBE = 45.0
+"""An owned cube resting in the tray lies this far from the tray's middle, in its owner's half: clear of fifteen
+borne-off checkers, which stand on their edges from the tray's far end (about 100 mm of it)."""
 
 Rect = tuple[float, float, float, float]
 """x0, y0, x1, y1."""
@@ -92,8 +95,14 @@ class BoardLayout:
         xs = right if player == 0 else left
         return (xs[0] + 10, band[0], xs[1] - 10, band[1])
 
-    def cube_centre(self, place: str) -> tuple[float, float]:
-        """`place`: centre, player0, player1, offered0 (offered by player 0), offered1."""
+    def cube_centre(self, place: str, in_tray: bool = False) -> tuple[float, float]:
+        """`place`: centre, player0, player1, offered0 (offered by player 0), offered1. The cube waits on the bar
+        (centre, or at its owner's end), or `in_tray`, as rule 003 puts it: in the middle of the tray, or in the
+        owner's half of it, nearer the middle than the borne-off checkers reach."""
+        if in_tray and place in ("centre", "player0", "player1"):
+            x0, _, x1, _ = self.tray_rect(0)
+            dy = {"centre": 0.0, "player0": TRAY_CUBE, "player1": -TRAY_CUBE}[place]
+            return ((x0 + x1) / 2, PLAY_HEIGHT / 2 + dy)
         x = HALF_WIDTH + BAR_WIDTH / 2
         return {
             "centre": (x, PLAY_HEIGHT / 2),

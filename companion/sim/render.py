@@ -65,6 +65,8 @@ class Scene:
     roller: int | None = None
     cube_value: int = 64
     cube_place: str = "centre"
+    cube_in_tray: bool = False
+    """Whether the cube waits in the tray (rule 003) rather than on the bar, while nobody is offering it."""
     layered: bool = True
     hand: Hand | None = None
     markers: bool = False
@@ -219,7 +221,7 @@ class Renderer:
                 cv2.rectangle(plane, (a, b), (c, d), tuple(int(v * 0.5) for v in colour), 1)
         if scene.markers:
             self._draw_markers(plane, layout)
-        cx, cy = layout.cube_centre(scene.cube_place)
+        cx, cy = layout.cube_centre(scene.cube_place, scene.cube_in_tray)
         _paste_square(plane, cube_sprite(scene.cube_value, int(CUBE * PX)), *self._to_plane(layout, cx, cy), 0.0)
         for die in scene.dice:
             sprite = die_sprite(die.value, int(DIE * PX), *scene.dice_colour)
@@ -309,7 +311,7 @@ class Renderer:
         valid, reason = dice_validity(scene, layout)
         corners = self.project(h, layout, BoardLayout.playing_area())
         dice_hidden = [self._covered(mask, h, layout, _square(d.x, d.y, DIE)) for d in scene.dice]
-        cube_hidden = self._covered(mask, h, layout, _square(*layout.cube_centre(scene.cube_place), CUBE))
+        cube_hidden = self._covered(mask, h, layout, _square(*layout.cube_centre(scene.cube_place, scene.cube_in_tray), CUBE))
         bar_hidden = [self._covered(mask, h, layout, [layout.bar_centre(p, i) for i in range(4)]) for p in (0, 1)]
         off_hidden = []
         for p in (0, 1):
@@ -318,7 +320,7 @@ class Renderer:
                                                              for t in (0.05, 0.3, 0.5, 0.7, 0.95)]))
         return FrameLabel(
             points=list(scene.points), bar=scene.bar, off=scene.off, dice=[d.value for d in scene.dice],
-            dice_at=[(d.x, d.y) for d in scene.dice], cube_at=layout.cube_centre(scene.cube_place),
+            dice_at=[(d.x, d.y) for d in scene.dice], cube_at=layout.cube_centre(scene.cube_place, scene.cube_in_tray),
             dice_valid=valid, dice_reason=reason, roller=scene.roller, cube_value=scene.cube_value,
             cube_place=scene.cube_place, corners=corners, occluded=occluded, pose=asdict(pose),
             style=self.style.name, checker_centres=centres, hand=scene.hand is not None, dice_hidden=dice_hidden,

@@ -14,6 +14,7 @@ the held-out ranges with the development styles, to develop against harsh frames
 | noise, blur, JPEG | 0-8, 0-1.2 px, q 60-95 | 0-12, 0-2 px, q 40-95 |
 | hands, stacks | 20 % of frames; layered stacks 70 % | 35 %; layered 50 % |
 | dice | white, ivory, red, black, blue sets | any colour: light dice with dark pips or dark with light |
+| cube | on the bar or in the tray, half each | the same |
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def sample(spec: SetSpec, index: int) -> tuple[Style, Scene, Pose, Effects, np.r
     scene = _with_dice_and_cube(scene, layout, spec, rng)
     # a generator of its own, so the dice's colour leaves every other draw of the frame as it was
     scene = _replace(scene, dice_colour=dice_colour(spec, np.random.default_rng([spec.seed_base + index, 6])))
+    # likewise where the cube waits: in the tray (rule 003) in half the frames, on the bar in the rest
+    scene = _replace(scene, cube_in_tray=bool(np.random.default_rng([spec.seed_base + index, 8]).random() < 0.5))
     if rng.random() < spec.hands:
         point = int(rng.integers(1, 25))
         x0, y0, x1, y1 = layout.point_rect(point)

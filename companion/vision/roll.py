@@ -19,6 +19,9 @@ from companion.vision.reader import ImageReading
 
 ON_CHECKER = CHECKER / 2 + 19.0 * 0.3
 """A die's centre this close to a checker's (mm) lies on it, not beside it."""
+TRAY_MIDDLE = 20.0
+"""A cube in the tray whose centre is nearer its middle than this (mm) is nobody's: a 26 mm cube reaching into
+both halves."""
 
 
 def player0_mm(at: tuple[float, float], orientation: Orientation) -> tuple[float, float]:
@@ -68,14 +71,18 @@ def dice_reading(found: Found, reading: ImageReading | None, orientation: Orient
 
 
 def cube_reading(found: Found, orientation: Orientation, time: float = 0.0) -> CubeReading | None:
-    """The cube as it lies: on the bar at player 0's end, player 1's end or the middle; out in a half while it is
-    being offered. None when no cube is seen."""
+    """The cube as it lies: on the bar at player 0's end, player 1's end or the middle; in the tray beside the
+    board, in its middle or one player's half; out in a half while it is being offered. None when no cube is
+    seen."""
     cube = found.cube
     if cube is None or cube.at is None:
         return None
     x, y = player0_mm(cube.at, orientation)
     if BoardLayout.right_half_owner(x, min(max(y, 0.0), PLAY_HEIGHT)) is not None:
         place = CubePlace.OFFERED
+    elif not 0.0 <= x <= PLAY_WIDTH:  # in the tray (rule 003): its middle, or its owner's half
+        middle = abs(y - PLAY_HEIGHT / 2) < TRAY_MIDDLE
+        place = CubePlace.CENTRE if middle else CubePlace.PLAYER0 if y > PLAY_HEIGHT / 2 else CubePlace.PLAYER1
     elif y > PLAY_HEIGHT * 0.7:
         place = CubePlace.PLAYER0
     elif y < PLAY_HEIGHT * 0.3:

@@ -86,9 +86,9 @@ def test_dice_touching_in_a_photo_are_each_read(name):
 
 
 def _board(dice, *, pose=Pose(tilt=15, roll=3), colour=((245, 245, 245), (20, 20, 20)), cube=(64, "centre"),
-           position=None, style=STYLES[0], seed=1):
+           position=None, style=STYLES[0], seed=1, cube_in_tray=False):
     scene = Scene.from_position(position or Position.start(), 0, dice=tuple(dice), roller=0, dice_colour=colour,
-                                cube_value=cube[0], cube_place=cube[1])
+                                cube_value=cube[0], cube_place=cube[1], cube_in_tray=cube_in_tray)
     image, label = Renderer(style).render(scene, pose, Effects(noise=3, jpeg=85), np.random.default_rng(seed))
     orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
     reader = BoardReader(image_corners(label), trays="right" if orientation.tray_on_right() else "left")
@@ -175,13 +175,27 @@ def test_a_die_on_a_checker_is_void():
     assert dice_reading(resting, reading, orientation).reason == ON_A_CHECKER
 
 
+@pytest.mark.parametrize("in_tray", [False, True], ids=["on the bar", "in the tray"])
 @pytest.mark.parametrize("cube", [(2, "player0"), (16, "player1"), (64, "centre")])
-def test_the_cube_value_and_place(cube):
-    found, _, orientation, _ = _board([], cube=cube, pose=Pose(tilt=10, from_player1=cube[0] == 16))
+def test_the_cube_value_and_place(cube, in_tray):
+    """On the bar, or in the tray beside the board as rule 003 puts it: the tray's middle, or its owner's half."""
+    found, _, orientation, _ = _board([], cube=cube, pose=Pose(tilt=10, from_player1=cube[0] == 16),
+                                      cube_in_tray=in_tray)
     read = cube_reading(found, orientation)
     place = {"player0": CubePlace.PLAYER0, "player1": CubePlace.PLAYER1, "centre": CubePlace.CENTRE}.get(
         cube[1], CubePlace.OFFERED)
     assert read is not None and (read.value, read.place) == (cube[0], place)
+
+
+def test_a_cube_in_the_tray_is_not_counted_as_borne_off_checkers():
+    position = Position.from_points({1: 3, 2: 3, 3: 2, 4: 2}, {6: 5, 8: 3, 13: 5, 19: 2})  # player 0 has 5 off
+    for place in ("player0", "centre", "player1"):
+        found, reading, orientation, label = _board([], cube=(4 if place != "centre" else 64, place),
+                                                    position=position, cube_in_tray=True)
+        off = reading.to_board_reading(orientation).off
+        assert off is not None and [(off[p].low <= label.off[p] <= off[p].high) for p in (0, 1)] == [True, True]
+        assert off[0].count == 5 and off[1].count == 0, (place, off)
+        assert cube_reading(found, orientation) is not None
 
 
 def test_no_dice_on_the_board_means_picked_up():
