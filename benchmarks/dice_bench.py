@@ -146,7 +146,7 @@ def render_section(count: int, name: str = "heldout", models: Path = MODELS) -> 
         reading = reader.read(image, 0.0, rectified)
         board_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
         tick = cv2.getTickCount()
-        found = dice_reader.read_board(image, reader.plane, rectified)
+        found = dice_reader.read_board(image, reader.plane, rectified, reader.trays)
         dice = dice_reading(found, reading, orientation)
         cube = cube_reading(found, orientation)
         dice_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)

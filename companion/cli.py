@@ -348,7 +348,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
         raise NotABoard(f"{args.image} does not show a backgammon board where the corners say")
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-    found = DiceReader().read_board(image, reader.plane)
+    found = DiceReader().read_board(image, reader.plane, trays=reader.trays)
     orientation = profile.orientation if profile is not None else None
     if args.json:
         data = reading.to_json()

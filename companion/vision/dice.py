@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from companion.vision.mlp import ModelError
-from companion.vision.plane import MM_PER_PX, Plane
+from companion.rules.layout import FRAME
+from companion.vision.plane import MARGIN_X, MM_PER_PX, Plane
 
 MODELS = Path(__file__).with_name("models")
 STRIDE = 4
@@ -225,11 +226,15 @@ class DiceReader:
 
     # -- a board ------------------------------------------------------------------------------------
 
-    def read_board(self, image: np.ndarray, plane: Plane, rectified: np.ndarray | None = None) -> Found:
-        """Dice and cube on a board: `rectified` is `plane.rectify(image)`, if the caller has it already."""
+    def read_board(self, image: np.ndarray, plane: Plane, rectified: np.ndarray | None = None,
+                   trays: str | None = None) -> Found:
+        """Dice and cube on a board: `rectified` is `plane.rectify(image)`, if the caller has it already. `trays`
+        ('left' or 'right', image order), when known, spares the finder the plane's margin on the other side,
+        which is there to hold a tray on either side and holds nothing else."""
         if rectified is None:
             rectified = plane.rectify(image)
-        finds = _suppress(self._find(rectified, SECOND_LOOK))
+        x0, x1 = _finder_columns(rectified.shape[1], trays)
+        finds = [replace(f, x=f.x + x0) for f in _suppress(self._find(rectified[:, x0:x1], SECOND_LOOK))]
         sure = [f for f in finds if f.score >= FIND_THRESHOLD]
         probs, cocked = self._classify_on_board(image, plane, sure)
         found = self._assemble(sure, probs, cocked, BOARD_DICE, plane)
@@ -263,6 +268,13 @@ class DiceReader:
         dice.sort(key=lambda d: -d.confidence)
         cube = max(cubes, key=lambda c: c.confidence) if cubes else None
         return Found(tuple(sorted(dice[:most], key=lambda d: d.box[0])), cube)
+
+
+def _finder_columns(width: int, trays: str | None) -> tuple[int, int]:
+    """The plane's columns the finder looks at: all of them, or without the margin on the side away from the
+    trays, keeping the frame there (a die on it is off the playing area; the finder should still see it)."""
+    spare = int((MARGIN_X - FRAME) / MM_PER_PX) // STRIDE * STRIDE
+    return (spare if trays == "right" else 0), (width - spare if trays == "left" else width)
 
 
 def _size_mm(f: _Find) -> float:

@@ -99,7 +99,7 @@ class BoardWatcher:
         never thrown, on the first."""
         assert self._reader is not None and self._reading is not None
         self._looks += 1
-        found = self._dice_reader.read_board(image, self._reader.plane, rectified)
+        found = self._dice_reader.read_board(image, self._reader.plane, rectified, self._reader.trays)
         self.status.found = found
         orientation = self.profile.orientation
         out: list[Observation] = []

@@ -198,6 +198,22 @@ def test_a_cube_in_the_tray_is_not_counted_as_borne_off_checkers():
         assert cube_reading(found, orientation) is not None
 
 
+@pytest.mark.parametrize("home_right", [True, False])
+def test_the_finder_spares_the_margin_away_from_the_trays_and_loses_nothing(home_right):
+    pose = Pose(tilt=12, home_right=home_right)
+    dice = [Die(4, *_in_half(0, 0)), Die(2, *_in_half(0, 1))]
+    scene = Scene.from_position(Position.start(), 0, dice=tuple(dice), roller=0, cube_value=8, cube_place="player1",
+                                cube_in_tray=True)
+    image, label = Renderer(STYLES[0]).render(scene, pose, Effects(noise=3), np.random.default_rng(3))
+    orientation = Orientation(True, home_right, player0_colour(STYLES[0]))
+    reader = BoardReader(image_corners(label), trays="right" if orientation.tray_on_right() else "left")
+    whole = DiceReader().read_board(image, reader.plane)
+    spared = DiceReader().read_board(image, reader.plane, trays=reader.trays)
+    assert [d.value for d in spared.dice] == [d.value for d in whole.dice]
+    assert sorted(d.value for d in whole.dice) == [2, 4]
+    assert spared.cube is not None and cube_reading(spared, orientation).place is CubePlace.PLAYER1
+
+
 def test_no_dice_on_the_board_means_picked_up():
     found, reading, orientation, _ = _board([])
     assert dice_reading(found, reading, orientation) == DiceReading(())
