@@ -257,8 +257,9 @@ class DiceReader:
         dice, cubes = [], []
         for f, p, c in zip(finds, probs, cocked):
             best = int(np.argmax(p))
-            if best == 0 or p[best] < READ_THRESHOLD:
-                continue
+            leaning = 1 <= best <= 6 and c[0] > COCKED_THRESHOLD and p[1:7].sum() >= READ_THRESHOLD
+            if best == 0 or (p[best] < READ_THRESHOLD and not leaning):
+                continue  # a cocked die shows two faces and may split its vote between them: it is still a die
             at = Plane.mm(f.x, f.y) if plane is not None else None
             box, confidence = _box(f, plane), float(p[best] * f.score ** 0.5)
             if best <= 6:

@@ -46,15 +46,17 @@ def rests_on_checker(at: tuple[float, float], reading: ImageReading) -> bool:
 def dice_reading(found: Found, reading: ImageReading | None, orientation: Orientation,
                  time: float = 0.0) -> DiceReading | None:
     """The roll the board shows, or None while it is unclear (one die seen, or more than two). Two dice in
-    different halves are listed player 0's first (the opening roll's order)."""
+    different halves are listed player 0's first (the opening roll's order). A cocked die voids the roll however
+    many dice are seen: the other may be hidden by it, or be its flank found again."""
     dice = found.dice
     if not dice:
         return DiceReading((), time=time)
     if len(dice) > 2:  # a third find far less sure than the two best is a shadow of one of them
         ranked = sorted(dice, key=lambda d: -d.confidence)
-        if ranked[2].confidence > 0.5 * ranked[1].confidence:
-            return None
-        dice = tuple(sorted(ranked[:2], key=lambda d: d.box[0]))
+        if ranked[2].confidence <= 0.5 * ranked[1].confidence:
+            dice = tuple(sorted(ranked[:2], key=lambda d: d.box[0]))
+    if any(d.cocked for d in dice):
+        return DiceReading((), False, COCKED, time=time)
     if len(dice) != 2:
         return None
     places = [player0_mm(d.at, orientation) if d.at is not None else None for d in dice]
@@ -62,8 +64,6 @@ def dice_reading(found: Found, reading: ImageReading | None, orientation: Orient
     values = tuple(d.value for d in dice)
     if halves == (1, 0):
         values, halves = values[::-1], halves[::-1]
-    if any(d.cocked for d in dice):
-        return DiceReading((), False, COCKED, time=time)
     if reading is not None and any(d.at is not None and rests_on_checker(d.at, reading) for d in dice):
         # the values go with it: if the table plays the roll anyway, the referee records what was played
         return DiceReading(values, False, ON_A_CHECKER, halves=halves, time=time)  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from companion.rules.layout import BoardLayout
 from companion.sim import STYLES, Effects, Pose
 from companion.sim.render import Die, Renderer, Scene
 from companion.sim.truth import image_corners, player0_colour
-from companion.vision.dice import DiceReader
+from companion.vision.dice import CLASSES, DiceReader, DieRead, Found, _Find
 from companion.vision.orientation import Orientation
 from companion.vision.photos import HELD_OUT_FOLD, fold_of, photos, read_labels
 from companion.vision.reader import BoardReader
@@ -212,6 +212,31 @@ def test_the_finder_spares_the_margin_away_from_the_trays_and_loses_nothing(home
     assert [d.value for d in spared.dice] == [d.value for d in whole.dice]
     assert sorted(d.value for d in whole.dice) == [2, 4]
     assert spared.cube is not None and cube_reading(spared, orientation).place is CubePlace.PLAYER1
+
+
+def _die(value, x, confidence=0.9, cocked=False):
+    return DieRead(value, (x, 100, 20, 20), confidence, cocked, at=(x / 2, 200.0))
+
+
+def test_a_cocked_die_voids_the_roll_however_many_dice_are_seen():
+    """The other die may lie hidden behind the cocked one, or its flank be found as a third die."""
+    orientation = Orientation(True, True, "light")
+    assert dice_reading(Found((_die(3, 400, cocked=True),)), None, orientation).reason == COCKED
+    three = Found((_die(3, 400, cocked=True), _die(5, 500), _die(2, 520, 0.8)))
+    assert dice_reading(three, None, orientation).reason == COCKED
+    assert dice_reading(Found((_die(3, 400),)), None, orientation) is None  # one flat die: wait for the other
+    # a faint third find is a shadow, whatever it is called: the two dice make a valid roll
+    shadow = Found((_die(3, 400), _die(5, 500), _die(1, 700, 0.3, cocked=True)))
+    assert dice_reading(shadow, None, orientation).values == (3, 5)
+
+
+@pytest.mark.parametrize("cocked, kept", [(0.95, True), (0.1, False)])
+def test_a_die_whose_two_faces_split_the_vote_counts_only_when_it_is_cocked(cocked, kept):
+    """A cocked die shows a side face beside the top one: the reader may give each less than half."""
+    probs = np.zeros((1, len(CLASSES)))
+    probs[0, [0, 3, 5]] = 0.2, 0.42, 0.38  # none, die3, die5
+    found = DiceReader()._assemble([_Find(0, 100.0, 100.0, 12.0, 0.9)], probs, np.array([[cocked, 0.0]]), 4)
+    assert [(d.value, d.cocked) for d in found.dice] == ([(3, True)] if kept else [])
 
 
 def test_no_dice_on_the_board_means_picked_up():
