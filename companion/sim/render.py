@@ -311,7 +311,8 @@ class Renderer:
         valid, reason = dice_validity(scene, layout)
         corners = self.project(h, layout, BoardLayout.playing_area())
         dice_hidden = [self._covered(mask, h, layout, _square(d.x, d.y, DIE)) for d in scene.dice]
-        cube_hidden = self._covered(mask, h, layout, _square(*layout.cube_centre(scene.cube_place, scene.cube_in_tray), CUBE))
+        cube_at = layout.cube_centre(scene.cube_place, scene.cube_in_tray)
+        cube_hidden = self._covered(mask, h, layout, _square(*cube_at, CUBE))
         bar_hidden = [self._covered(mask, h, layout, [layout.bar_centre(p, i) for i in range(4)]) for p in (0, 1)]
         off_hidden = []
         for p in (0, 1):
@@ -320,7 +321,7 @@ class Renderer:
                                                              for t in (0.05, 0.3, 0.5, 0.7, 0.95)]))
         return FrameLabel(
             points=list(scene.points), bar=scene.bar, off=scene.off, dice=[d.value for d in scene.dice],
-            dice_at=[(d.x, d.y) for d in scene.dice], cube_at=layout.cube_centre(scene.cube_place, scene.cube_in_tray),
+            dice_at=[(d.x, d.y) for d in scene.dice], cube_at=cube_at,
             dice_valid=valid, dice_reason=reason, roller=scene.roller, cube_value=scene.cube_value,
             cube_place=scene.cube_place, corners=corners, occluded=occluded, pose=asdict(pose),
             style=self.style.name, checker_centres=centres, hand=scene.hand is not None, dice_hidden=dice_hidden,

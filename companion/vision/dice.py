@@ -23,8 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.mlp import ModelError
 from companion.rules.layout import FRAME
+from companion.vision.mlp import ModelError
 from companion.vision.plane import MARGIN_X, MM_PER_PX, Plane
 
 MODELS = Path(__file__).with_name("models")
