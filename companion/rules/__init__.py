@@ -17,7 +17,7 @@ from companion.rules.match import MatchState
 from companion.rules.notation import parse_moves, resolve_play
 from companion.rules.play import Move, Play, format_moves
 from companion.rules.position import BAR, CHECKERS, OFF, GameResult, Position
-from companion.rules.xgid import XgidState, format_xgid, parse_xgid
+from companion.rules.xgid import XgidState, format_xgid, parse_position_text, parse_xgid
 
 __all__ = [
     "BAR",
@@ -42,6 +42,7 @@ __all__ = [
     "format_moves",
     "format_xgid",
     "parse_moves",
+    "parse_position_text",
     "parse_xgid",
     "resolve_play",
 ]

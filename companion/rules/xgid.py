@@ -35,6 +35,15 @@ class XgidState:
     max_cube_log: int = DEFAULT_MAX_CUBE_LOG
 
 
+def parse_position_text(text: str) -> tuple[Position, int | None]:
+    """A pasted Position ID or XGID: the position from the side of the player on turn, and that player where the
+    text says who it is (an XGID does; a Position ID does not, and gives None)."""
+    if text.strip().upper().startswith("XGID="):
+        parsed = parse_xgid(text)
+        return parsed.position, parsed.turn
+    return Position.from_position_id(text.strip()), None
+
+
 def parse_xgid(xgid: str) -> XgidState:
     if not isinstance(xgid, str):
         raise InvalidIdError(f"an XGID is a string, not {type(xgid).__name__}")

@@ -44,8 +44,7 @@ from companion.referee import (
     UserCommand,
 )
 from companion.referee.typed import observations_from_text
-from companion.rules import GameState, Phase, Position
-from companion.rules.xgid import parse_xgid
+from companion.rules import GameState, Phase, parse_position_text
 from companion.tui.board import render_board
 from companion.tui.editor import EditedPosition, PositionEditor
 
@@ -468,10 +467,8 @@ class CompanionApp(App):
 
 def _set_command(identifier: str) -> UserCommand:
     """`set <Position ID>` (the player to act is on roll) or `set XGID=...` (its own player on turn)."""
-    if identifier.upper().startswith("XGID="):
-        parsed = parse_xgid(identifier)
-        return UserCommand(Command.SET_POSITION, parsed.turn, position=parsed.position)
-    return UserCommand(Command.SET_POSITION, position=Position.from_position_id(identifier))
+    position, turn = parse_position_text(identifier)
+    return UserCommand(Command.SET_POSITION, turn, position=position)
 
 
 def _race_text(game: GameState) -> str:

@@ -17,8 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from companion.errors import CompanionError
-from companion.rules import BAR, CHECKERS, GameState, Phase, Position
-from companion.rules.xgid import parse_xgid
+from companion.rules import BAR, CHECKERS, GameState, Phase, Position, parse_position_text
 from companion.tui.board import MY_BAR, THEIR_BAR, render_board
 
 _ROWS = (
@@ -179,18 +178,14 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
     def on_input_submitted(self, message: Input.Submitted) -> None:
         text = message.value.strip()
         try:
-            if text.upper().startswith("XGID="):
-                parsed = parse_xgid(text)
-                if self.game.phase is Phase.OPENING:
-                    self.roller = parsed.turn
-                on_turn = parsed.position  # from the side of the player on turn in the XGID
-                self.load(on_turn if parsed.turn == self.viewer else on_turn.swap())
-            else:
-                on_roll = Position.from_position_id(text)
-                self.load(on_roll if self.roller == self.viewer else on_roll.swap())
+            on_turn, turn = parse_position_text(text)  # from the side of the player on turn
         except CompanionError as exc:
             self.notify(str(exc), title="Not a position", severity="error")
             return
+        if turn is not None and self.game.phase is Phase.OPENING:  # an XGID says who rolls
+            self.roller = turn
+        side = self.roller if turn is None else turn
+        self.load(on_turn if side == self.viewer else on_turn.swap())
         message.input.value = ""
         self.set_focus(None)
         self.refresh_board()
