@@ -55,8 +55,8 @@ def judge(reading, label, orient: Orientation) -> dict:
             out["tall"] += 1
             out["tall_exact"] += exact
         if not ok:
-            out["misses"].append((slot, point, (colour, count), (read.colour, read.count, read.low, read.high,
-                                                                  round(read.confidence, 3))))
+            read_as = (read.colour, read.count, read.low, read.high, round(read.confidence, 3))
+            out["misses"].append((f"slot {slot} (point {point})", (colour, count), read_as))
             if read.confidence >= 0.8:
                 out["confident_miss"] += 1
     # the bar and the trays as the referee gets them: each half's owner by where it lies, the count a range
@@ -70,7 +70,7 @@ def judge(reading, label, orient: Orientation) -> dict:
                                   ("trays", out["off_ok"], label.off, board.off)):
         if not ok:
             ranges = None if read is None else tuple((r.low, r.count, r.high, round(r.confidence, 3)) for r in read)
-            out["misses"].append((name, "", tuple(truth), ranges))
+            out["misses"].append((f"{name} (player 0, player 1)", tuple(truth), ranges))
     # what a referee would act on: a wrong bar or tray counts only when it is claimed sure
     out["sure_extra_ok"] = all(board.bar[p].count == label.bar[p] or board.bar[p].confidence < 0.8 for p in (0, 1)) \
         and (board.off is None or all(board.off[p].count == label.off[p] or board.off[p].confidence < 0.8
@@ -168,8 +168,7 @@ def main() -> int:
           f"p95 {times[int(len(times) * 0.95) - 1]:.1f} ms   [target median <= 15 ms]")
     print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in stages.items()))
     for m in misses[:args.show_misses]:
-        where = f"slot {m[1]} (point {m[2]})" if m[2] != "" else f"{m[1]} (player 0, player 1)"
-        print(f"  miss: frame {m[0]} {where}: truth {m[3]}, read {m[4]}")
+        print(f"  miss: frame {m[0]} {m[1]}: truth {m[2]}, read {m[3]}")
     return 0
 
 
