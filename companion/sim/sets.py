@@ -2,7 +2,8 @@
 
 They differ in seeds and in range: the held-out set adds the style the development set never shows, random
 styles, steeper tilts, more roll, harsher light and more hands. A third set, `dev-hard` (seeds from 400 000), has
-the held-out ranges with the development styles, to develop against harsh frames without seeing held-out ones.
+the held-out ranges with the development styles, to develop against harsh frames without seeing held-out ones;
+`dev-vivid` (seeds from 300 000) the same with random styles whose checkers are coloured as real sets are.
 `frame(name, index)` is deterministic.
 
 | | development | held-out |
@@ -19,13 +20,13 @@ the held-out ranges with the development styles, to develop against harsh frames
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from companion.rules.layout import CHECKER, BoardLayout
 from companion.sim.render import DIE, Die, Effects, FrameLabel, Hand, Pose, Renderer, Scene, random_position
-from companion.sim.styles import DEV_STYLES, STYLES, Style, random_style
+from companion.sim.styles import DEV_STYLES, STYLES, Style, random_style, vivid_checkers
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,8 @@ class SetSpec:
     layered: float
     bad_dice: float
     """How often the dice lie invalidly (cocked, on a checker, in the wrong half)."""
+    vivid: float = 0.0
+    """How often a random style's checkers are `vivid_checkers`: 0 leaves a set as it was (its own generator)."""
 
 
 DEV = SetSpec("dev", 0, DEV_STYLES, 0.0, 30, 10, 0.3, 0.4, 8, 1.2, 60, 0.2, 0.7, 0.15)
@@ -52,13 +55,19 @@ HELDOUT = SetSpec("heldout", 1_000_000, STYLES, 1 / 3, 40, 15, 0.5, 0.8, 12, 2.0
 DEV_HARD = SetSpec("dev-hard", 400_000, DEV_STYLES, 1 / 3, 40, 15, 0.5, 0.8, 12, 2.0, 40, 0.35, 0.5, 0.2)
 """The held-out set's ranges on development seeds and styles: what is tuned on to reach the held-out's harshness,
 without the held-out's frames or its unseen style."""
-SETS = {"dev": DEV, "dev-hard": DEV_HARD, "heldout": HELDOUT}
+DEV_VIVID = replace(DEV_HARD, name="dev-vivid", seed_base=300_000, random_styles=1.0, vivid=1.0)
+"""Random styles whose checkers are `vivid_checkers` (red, blue, green sets...), on development seeds: checker
+colours like real sets' to develop against, without the held-out set's unseen style."""
+SETS = {"dev": DEV, "dev-hard": DEV_HARD, "dev-vivid": DEV_VIVID, "heldout": HELDOUT}
 
 
 def sample(spec: SetSpec, index: int) -> tuple[Style, Scene, Pose, Effects, np.random.Generator]:
     """Everything frame `index` of a set is made of."""
     rng = np.random.default_rng(spec.seed_base + index)
     style = random_style(rng) if rng.random() < spec.random_styles else spec.styles[int(rng.integers(len(spec.styles)))]
+    own = np.random.default_rng([spec.seed_base + index, 10])  # its own generator: every other draw stays as it was
+    if style.name.startswith("random") and own.random() < spec.vivid:
+        style = replace(style, checkers=vivid_checkers(own))
     position, mover = random_position(rng)
     pose = Pose(tilt=float(rng.uniform(0, spec.tilt)), roll=float(rng.uniform(-spec.roll, spec.roll)),
                 scale=float(rng.uniform(0.7, 0.95)), shift=(float(rng.uniform(-0.05, 0.05)), float(rng.uniform(-0.05, 0.05))),
@@ -97,8 +106,6 @@ def dice_colour(spec: SetSpec, rng: np.random.Generator) -> tuple[tuple[int, int
 
 
 def _replace(scene: Scene, **kw) -> Scene:
-    from dataclasses import replace
-
     return replace(scene, **kw)
 
 
@@ -147,4 +154,4 @@ def frame(name: str, index: int, width: int = 1280, height: int = 720,
     return renderer.render(scene, pose, effects, rng)
 
 
-__all__ = ["DEV", "DEV_HARD", "HELDOUT", "SETS", "SetSpec", "frame", "sample"]
+__all__ = ["DEV", "DEV_HARD", "DEV_VIVID", "HELDOUT", "SETS", "SetSpec", "frame", "sample"]

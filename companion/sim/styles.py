@@ -59,6 +59,24 @@ def random_style(rng: np.random.Generator) -> Style:
                  float(rng.uniform(0, 0.12)))
 
 
+
+def vivid_checkers(rng: np.random.Generator) -> tuple[BGR, BGR]:
+    """Two checker colours as real sets come: a dark set of any hue, often saturated (red, blue, green, brown,
+    black), and a lighter one from white and pastels down to a red beside black, at least 25 L* lighter.
+    `random_style` draws each channel alone, so its dark set is never a strong colour and its light set never a
+    mid one: a red set was a colour the checker models had never seen."""
+    def lab_colour(lightness: tuple[float, float], chroma: float) -> tuple[float, BGR]:
+        while True:
+            hue, c, l_star = rng.uniform(0, 2 * np.pi), rng.uniform(0, chroma), rng.uniform(*lightness)
+            lab = np.float32([[[l_star, c * np.cos(hue), c * np.sin(hue)]]])  # float Lab: L* 0..100
+            bgr = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)
+            if np.abs(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab) - lab).max() < 1:  # a colour a screen can show
+                return l_star, tuple(int(round(float(v) * 255)) for v in bgr[0, 0])  # type: ignore[return-value]
+
+    dark_l, dark = lab_colour((12, 55), 75)
+    light = lab_colour((max(dark_l + 25, 45), 97), 60)[1]
+    return (light, dark) if rng.random() < 0.5 else (dark, light)
+
 @lru_cache(maxsize=64)
 def checker_sprite(colour: BGR, radius: int) -> tuple[np.ndarray, np.ndarray]:
     """A checker seen from above: rim, bevelled face, a soft highlight, and its shadow. (BGR image, alpha 0..1)."""

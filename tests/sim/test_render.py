@@ -76,6 +76,30 @@ def test_the_held_out_set_is_wider_and_uses_a_style_dev_never_shows():
     assert max(sample(HELDOUT, i)[2].tilt for i in range(200)) > 30 >= max(sample(DEV, i)[2].tilt for i in range(200))
 
 
+
+def test_vivid_checkers_change_only_the_checkers_and_keep_the_sets_apart():
+    """Training sets give random styles real sets' colours (red, blue, a red beside black...) from a generator of
+    their own: every other draw of a frame, and every frame of a set without them, stays as it was."""
+    from dataclasses import replace
+
+    from companion.sim.sets import DEV_HARD
+    from companion.sim.styles import vivid_checkers
+    from companion.sim.truth import luminance
+
+    vivid = replace(DEV_HARD, vivid=1.0)
+    changed = 0
+    for i in range(40):
+        plain, coloured = sample(DEV_HARD, i), sample(vivid, i)
+        assert plain[1:4] == coloured[1:4]  # scene, pose, effects
+        assert replace(coloured[0], checkers=plain[0].checkers) == plain[0]
+        changed += plain[0].checkers != coloured[0].checkers
+    assert changed == sum(sample(DEV_HARD, i)[0].name.startswith("random") for i in range(40)) > 5
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        lab = [cv2.cvtColor(np.float32([[c]]) / 255, cv2.COLOR_BGR2Lab)[0, 0, 0] for c in vivid_checkers(rng)]
+        assert max(lab) - min(lab) >= 24.5 and min(lab) <= 55.5
+    assert len({luminance(c[0]) > luminance(c[1]) for c in (vivid_checkers(rng) for _ in range(20))}) == 2
+
 def test_dice_validity_labels():
     layout = BoardLayout()
     base = Scene.from_position(Position.start(), 0, roller=0)
