@@ -29,11 +29,12 @@ from companion.vision.features import point_strips, slot_features, slot_patches,
 from companion.vision.mlp import MLP  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.plane import Plane  # noqa: E402
-from companion.vision.reader import point_colour, tray_halves, tray_profile, two_colours  # noqa: E402
+from companion.vision.reader import (colour_inputs, covered_places, place_colours, point_samples, tray_halves,  # noqa: E402
+                                     tray_profile, two_colours)
 import cv2  # noqa: E402
 
-TRAIN = replace(DEV, name="train", seed_base=500_000, random_styles=1 / 3)
-TRAIN_HARD = replace(DEV_HARD, name="train-hard", seed_base=500_000)
+TRAIN = replace(DEV, name="train", seed_base=500_000, random_styles=1 / 3, vivid=0.5)
+TRAIN_HARD = replace(DEV_HARD, name="train-hard", seed_base=500_000, vivid=0.5)
 """Every other pair of frames has the held-out set's harsher ranges (tilt to 40, roll to 15, glare, blur, JPEG,
 hands) on development styles: a model trained only on the milder ranges met them for the first time when measured."""
 
@@ -75,22 +76,31 @@ def one_frame(index: int):
             slot_ok.append(not label.hand)
     keep = np.array(slot_ok)
     strips = np.array(strip_y)
-    # colours: every covered place of a visible point, labelled light (1) or dark (0)
-    colour_rows, colour_y, samples = [], [], []
+    # colours: every covered place of a visible point, labelled light (1) or dark (0), seen beside the board's
+    # two checker colours as the reader finds them (every point it would read, hidden or not)
     lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
-    for slot in range(24):
-        point = orient.point_of_slot(slot)
-        owner, count = label.points[point - 1]
-        if count and point not in occluded:
-            for k in range(min(count, 5)):
-                colour_rows.append(slot * 5 + k)
-                colour_y.append(orient.colour_of(owner) == "light")
-            samples.append(point_colour(lab, slot, count))
-    for h, top in enumerate((True, False)):
-        player = orient.bar_owner(top)
-        for k in range(min(label.bar[player], 5)):
-            colour_rows.append(120 + 5 * h + k)
-            colour_y.append(orient.colour_of(player) == "light")
+    counts = [label.points[orient.point_of_slot(slot) - 1][1] for slot in range(24)]
+    counts += [label.bar[orient.bar_owner(top)] for top in (True, False)]
+    places = covered_places(counts)
+    place_lab = place_colours(lab, places)
+    by_slot = point_samples(places, place_lab)
+    context = two_colours(list(by_slot.values()))
+    colour_rows, colour_y = [], []
+    for row, place in enumerate(places):
+        slot = place // 5
+        if slot < 24:
+            point = orient.point_of_slot(slot)
+            if point in occluded:
+                continue
+            owner = label.points[point - 1][0]
+        elif label.hand:
+            continue
+        else:
+            owner = orient.bar_owner(slot == 24)
+        colour_rows.append(row)
+        colour_y.append(orient.colour_of(owner) == "light")
+    colour_x = colour_inputs(slot_x, places, place_lab, context)[colour_rows]
+    samples = [v for slot, v in by_slot.items() if slot < 24 and orient.point_of_slot(slot) not in occluded]
     # trays: each half of the true tray, labelled with its count
     centres = two_colours(samples)
     side = "right" if orient.tray_on_right() else "left"
@@ -99,7 +109,7 @@ def one_frame(index: int):
         tray_x.append(tray_profile(lab_half, centres)[0])
         tray_y.append(label.off[orient.tray_owner(top)])
     return (slot_x[keep], np.array(slot_y)[keep], strip_x[strips >= 0], strips[strips >= 0],
-            slot_x[colour_rows], np.array(colour_y), np.array(tray_x), np.array(tray_y))
+            colour_x, np.array(colour_y), np.array(tray_x), np.array(tray_y))
 
 
 def train(x, y, classes: int, hidden: int, epochs: int, seed: int) -> MLP:

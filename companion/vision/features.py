@@ -8,6 +8,8 @@ orientation, not four.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from companion.rules.layout import PLAY_HEIGHT
@@ -25,21 +27,26 @@ def _cut(plane_image: np.ndarray, cx: float, cy: float, w: int, h: int, flip: bo
     return piece[::-1] if flip else piece
 
 
-def slot_patches(plane_image: np.ndarray) -> np.ndarray:
-    """Patches for the 24 points x 5 places, then the bar's 2 halves x 5 places: (130, PATCH, PATCH, 3) uint8."""
-    out = np.empty((24 * 5 + 10, PATCH, PATCH, 3), np.uint8)
-    i = 0
+@lru_cache(maxsize=1)
+def place_centres() -> tuple[tuple[float, float, bool], ...]:
+    """Plane-pixel centre of each of the 130 places (24 points x 5 from the edge, then the bar's 2 halves x 5
+    from the middle out), and whether its patch is flipped to put the edge (or the bar's middle) up."""
+    out = []
     for slot in range(24):
         top = slot_is_top(slot)
         for along in SLOT_ALONG:
-            cx, cy = Plane.px(slot_x(slot), along if top else PLAY_HEIGHT - along)
-            out[i] = _cut(plane_image, cx, cy, PATCH, PATCH, not top)
-            i += 1
+            out.append((*Plane.px(slot_x(slot), along if top else PLAY_HEIGHT - along), not top))
     for top in (True, False):
         for along in BAR_ALONG:
-            cx, cy = Plane.px(BAR_X, along if top else PLAY_HEIGHT - along)
-            out[i] = _cut(plane_image, cx, cy, PATCH, PATCH, top)  # the middle up
-            i += 1
+            out.append((*Plane.px(BAR_X, along if top else PLAY_HEIGHT - along), top))
+    return tuple(out)
+
+
+def slot_patches(plane_image: np.ndarray) -> np.ndarray:
+    """Patches for the 24 points x 5 places, then the bar's 2 halves x 5 places: (130, PATCH, PATCH, 3) uint8."""
+    out = np.empty((24 * 5 + 10, PATCH, PATCH, 3), np.uint8)
+    for i, (cx, cy, flip) in enumerate(place_centres()):
+        out[i] = _cut(plane_image, cx, cy, PATCH, PATCH, flip)
     return out
 
 
@@ -79,4 +86,4 @@ def strip_features(strips: np.ndarray) -> np.ndarray:
     return normalise(strips)
 
 
-__all__ = ["PATCH", "STRIP", "normalise", "point_strips", "slot_features", "slot_patches", "strip_features"]
+__all__ = ["PATCH", "STRIP", "normalise", "place_centres", "point_strips", "slot_features", "slot_patches", "strip_features"]

@@ -7,7 +7,8 @@ The pipeline, in image order (see `companion.vision.plane`):
 3. a point whose five places are all covered goes to the stack model, which reads the whole strip (a second
    layer, or a long squeezed column) as 5..15; the answer keeps its spread: `low`..`high` is where the evidence
    allows, so a stack the camera cannot count is handed on as a range, not a guess;
-4. the colours of the occupied points are split into the lighter and the darker set;
+4. the colours of the occupied points are split into the lighter and the darker set (two-means), and the colour
+   model judges each checker by its look (rims, shading, glare) beside those two colours;
 5. the trays' side is the profile's (or found), and each tray half is read at 1 mm a pixel by the tray model;
 6. a hand or arm across the board's frame makes the reading `busy`: the referee is not asked.
 
@@ -27,10 +28,10 @@ from companion.errors import CompanionError
 from companion.referee.observations import BoardReading, SlotReading
 from companion.rules import CHECKERS
 from companion.rules.layout import FRAME, PLAY_HEIGHT, PLAY_WIDTH, TRAY_WIDTH
-from companion.vision.features import point_strips, slot_features, slot_patches, strip_features
+from companion.vision.features import place_centres, point_strips, slot_features, slot_patches, strip_features
 from companion.vision.mlp import MLP
 from companion.vision.orientation import COLOURS, Orientation
-from companion.vision.plane import BAR_ALONG, BAR_X, SLOT_ALONG, Corners, Plane, slot_is_top, slot_x
+from companion.vision.plane import Corners, Plane, slot_is_top, slot_x
 
 MODELS = Path(__file__).with_name("models")
 SPREAD = 0.01
@@ -189,12 +190,19 @@ class BoardReader:
                 d[5:] = dists[s][5] * stacks[row]
                 dists[s] = d
         lap("stacks")
-        lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
-        light_logit = self.colours_model.logits(features)[:, 0]
-        samples = {s: point_colour(lab, s, int(np.argmax(dists[s]))) for s in range(24) if np.argmax(dists[s]) > 0}
         bar_dists = [_prefix_distribution(covered[120 + 5 * h:125 + 5 * h]) for h in (0, 1)]
-        bar_samples = {h: _colour_along(lab, BAR_X, BAR_ALONG, h == 0, int(np.argmax(bar_dists[h])))
-                       for h in (0, 1) if np.argmax(bar_dists[h])}
+        lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
+        counts = [int(np.argmax(d)) for d in dists] + [int(np.argmax(d)) for d in bar_dists]
+        places = covered_places(counts)
+        place_lab = place_colours(lab, places)
+        by_slot = point_samples(places, place_lab)
+        samples = {s: v for s, v in by_slot.items() if s < 24}
+        bar_samples = {s - 24: v for s, v in by_slot.items() if s >= 24}
+        light_logit = np.zeros(len(features), np.float32)
+        if places:
+            context = two_colours(list(samples.values()) + list(bar_samples.values()))
+            inputs = colour_inputs(features, places, place_lab, context)
+            light_logit[places] = self.colours_model.logits(inputs)[:, 0]
         p_light = [_model_light(light_logit[s * 5:s * 5 + 5], dists[s]) for s in range(24)]
         bar_light = [_model_light(light_logit[120 + 5 * h:125 + 5 * h], bar_dists[h]) for h in (0, 1)]
         centres = two_colours(list(samples.values()) + list(bar_samples.values()),
@@ -273,17 +281,31 @@ def _prefix_distribution(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def point_colour(lab: np.ndarray, slot: int, count: int) -> np.ndarray:
-    """The median Lab colour of the checkers on image slot `slot` (the middles of its first `count` places)."""
-    return _colour_along(lab, slot_x(slot), SLOT_ALONG, slot_is_top(slot), count)
+def covered_places(counts: list[int]) -> list[int]:
+    """The places (`slot_patches` order) a checker covers, given the 24 points' and 2 bar halves' counts."""
+    return [5 * slot + k for slot, count in enumerate(counts) for k in range(min(count, 5))]
 
 
-def _colour_along(lab: np.ndarray, x: float, alongs: tuple[float, ...], from_top: bool, count: int) -> np.ndarray:
-    values = []
-    for along in alongs[:max(1, min(count, 5))]:
-        cx, cy = Plane.px(x, along if from_top else PLAY_HEIGHT - along)
-        values.append(_disc(lab, cx, cy))
-    return np.median(np.array(values), axis=0)
+def place_colours(lab: np.ndarray, places: list[int]) -> np.ndarray:
+    """The median Lab colour of the middle of each place in `places`: (len(places), 3)."""
+    centres = place_centres()
+    return np.array([_disc(lab, *centres[p][:2]) for p in places], np.float32).reshape(-1, 3)
+
+
+def point_samples(places: list[int], place_lab: np.ndarray) -> dict[int, np.ndarray]:
+    """Each occupied point's colour (slots 0..23; the bar's halves are 24 and 25): the median of the colours of
+    the places it covers (`place_lab`, in the order of `places`)."""
+    owner = np.array(places, int) // 5
+    return {int(slot): np.median(place_lab[owner == slot], axis=0) for slot in np.unique(owner)}
+
+
+def colour_inputs(features: np.ndarray, places: list[int], place_lab: np.ndarray,
+                  context: dict[str, np.ndarray]) -> np.ndarray:
+    """The colour model's inputs for `places`: each place's slot features, and its colour less each of the
+    board's two checker colours (`two_colours` of its points). Which set a checker belongs to is a question about
+    this board: a red checker is the dark set beside white ones and the light set beside black."""
+    return np.concatenate([features[places], place_lab - context["light"], place_lab - context["dark"]],
+                          axis=1).astype(np.float32)
 
 
 @lru_cache(maxsize=1)

@@ -129,3 +129,21 @@ def test_a_board_holding_one_set_is_not_split_into_two_by_light_and_shade():
     # two sets the model tells apart are still found by two-means
     both = two_colours(samples[:3] + [np.array([60.0, 150, 140])], [0.95, 0.95, 0.95, 0.05])
     assert both["dark"][0] < 100 < both["light"][0]
+
+
+@pytest.mark.parametrize("other, grey_is", [((235, 240, 245), "dark"), ((25, 25, 30), "light")])
+def test_a_set_is_light_or_dark_beside_the_other_set(other, grey_is):
+    """Which set is the lighter is a question about this board, not about colours in general: a mid-grey set is
+    the dark one beside white checkers and the light one beside black. The colour model used to judge each
+    checker alone, and read a grey or red set as light whatever it stood beside."""
+    from dataclasses import replace
+
+    style = replace(STYLES[0], checkers=((128, 128, 128), other))  # player 0 plays grey
+    assert player0_colour(style) == grey_is
+    orient = Orientation(True, True, grey_is)
+    for seed, tilt in ((1, 10), (2, 30)):
+        image, label = Renderer(style).render(Scene.from_position(Position.start(), 0), Pose(tilt=tilt),
+                                              Effects(noise=3), np.random.default_rng(seed))
+        board = BoardReader(image_corners(label), trays="right").read(image).to_board_reading(orient)
+        owners = [(board.points[p - 1].owner, board.points[p - 1].count) for p in range(1, 25)]
+        assert owners == [(o, c) if c else (None, 0) for o, c in label.points], (tilt, owners)
