@@ -633,7 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
     render = sub.add_parser("render", help="labelled synthetic camera frames of boards (development or held-out set)",
                             description="Render frames of the synthetic board sets with their labels (labels.jsonl): "
                             "checkers per point, bar, trays, dice and validity, cube, corners, occluded points, pose.")
-    render.add_argument("--set", choices=("dev", "heldout"), default="dev")
+    render.add_argument("--set", choices=("dev", "dev-hard", "dev-vivid", "heldout"), default="dev",
+                        help="dev-hard and dev-vivid: development seeds at the held-out ranges, and with coloured sets")
     render.add_argument("--count", type=int, default=20)
     render.add_argument("--start", type=int, default=0, help="index of the first frame (frames are deterministic)")
     render.add_argument("--out", required=True, help="folder for the JPEGs and labels.jsonl")
