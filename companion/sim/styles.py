@@ -59,7 +59,6 @@ def random_style(rng: np.random.Generator) -> Style:
                  float(rng.uniform(0, 0.12)))
 
 
-
 def vivid_checkers(rng: np.random.Generator) -> tuple[BGR, BGR]:
     """Two checker colours as real sets come: a dark set of any hue, often saturated (red, blue, green, brown,
     black), and a lighter one from white and pastels down to a red beside black, at least 25 L* lighter.
@@ -76,6 +75,7 @@ def vivid_checkers(rng: np.random.Generator) -> tuple[BGR, BGR]:
     dark_l, dark = lab_colour((12, 55), 75)
     light = lab_colour((max(dark_l + 25, 45), 97), 60)[1]
     return (light, dark) if rng.random() < 0.5 else (dark, light)
+
 
 @lru_cache(maxsize=64)
 def checker_sprite(colour: BGR, radius: int) -> tuple[np.ndarray, np.ndarray]:

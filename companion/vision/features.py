@@ -86,4 +86,5 @@ def strip_features(strips: np.ndarray) -> np.ndarray:
     return normalise(strips)
 
 
-__all__ = ["PATCH", "STRIP", "normalise", "place_centres", "point_strips", "slot_features", "slot_patches", "strip_features"]
+__all__ = ["PATCH", "STRIP", "normalise", "place_centres", "point_strips", "slot_features", "slot_patches",
+           "strip_features"]
