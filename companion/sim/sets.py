@@ -76,13 +76,13 @@ def sample(spec: SetSpec, index: int) -> tuple[Style, Scene, Pose, Effects, np.r
     scene = Scene.from_position(position, mover, layered=bool(rng.random() < spec.layered), roller=mover)
     scene = _with_dice_and_cube(scene, layout, spec, rng)
     # a generator of its own, so the dice's colour leaves every other draw of the frame as it was
-    scene = _replace(scene, dice_colour=dice_colour(spec, np.random.default_rng([spec.seed_base + index, 6])))
+    scene = replace(scene, dice_colour=dice_colour(spec, np.random.default_rng([spec.seed_base + index, 6])))
     # likewise where the cube waits: in the tray (rule 003) in half the frames, on the bar in the rest
-    scene = _replace(scene, cube_in_tray=bool(np.random.default_rng([spec.seed_base + index, 8]).random() < 0.5))
+    scene = replace(scene, cube_in_tray=bool(np.random.default_rng([spec.seed_base + index, 8]).random() < 0.5))
     if rng.random() < spec.hands:
         point = int(rng.integers(1, 25))
         x0, y0, x1, y1 = layout.point_rect(point)
-        scene = _replace(scene, hand=Hand((x0 + x1) / 2, (y0 + y1) / 2, side=int(rng.integers(0, 2))))
+        scene = replace(scene, hand=Hand((x0 + x1) / 2, (y0 + y1) / 2, side=int(rng.integers(0, 2))))
     effects = Effects(light=float(rng.uniform(0, spec.light)), temperature=float(rng.uniform(-1, 1)),
                       glare=float(rng.uniform(0, spec.glare)) if rng.random() < 0.5 else 0.0,
                       noise=float(rng.uniform(0, spec.noise)), blur=float(rng.uniform(0, spec.blur)),
@@ -105,16 +105,12 @@ def dice_colour(spec: SetSpec, rng: np.random.Generator) -> tuple[tuple[int, int
     return tuple(int(v) for v in body), tuple(int(v) for v in pips)  # type: ignore[return-value]
 
 
-def _replace(scene: Scene, **kw) -> Scene:
-    return replace(scene, **kw)
-
-
 def _with_dice_and_cube(scene: Scene, layout: BoardLayout, spec: SetSpec, rng: np.random.Generator) -> Scene:
     cube_value = int(2 ** int(rng.integers(0, 7)))
     cube_value = 64 if cube_value == 1 else cube_value  # no cube shows 1: it starts at 64, in the middle
     place = "centre" if cube_value == 64 else ("player0", "player1")[int(rng.integers(0, 2))]
     if rng.random() < 0.2:
-        return _replace(scene, cube_value=cube_value, cube_place=place, dice=())
+        return replace(scene, cube_value=cube_value, cube_place=place, dice=())
     roller = scene.roller or 0
     x0, y0, x1, y1 = layout.dice_area(roller)
     values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
@@ -138,7 +134,7 @@ def _with_dice_and_cube(scene: Scene, layout: BoardLayout, spec: SetSpec, rng: n
             point, count = occupied[int(rng.integers(len(occupied)))]
             x, y = layout.checker_centre(point, 0, count, layered=scene.layered)
             spots[0] = Die(first.value, x + CHECKER * 0.1, y, first.angle)
-    return _replace(scene, dice=tuple(spots), cube_value=cube_value, cube_place=place)
+    return replace(scene, dice=tuple(spots), cube_value=cube_value, cube_place=place)
 
 
 def frame(name: str, index: int, width: int = 1280, height: int = 720,

@@ -200,13 +200,12 @@ class BoardReader:
         bar_samples = {s - 24: v for s, v in by_slot.items() if s >= 24}
         light_logit = np.zeros(len(features), np.float32)
         if places:
-            context = two_colours(list(samples.values()) + list(bar_samples.values()))
-            inputs = colour_inputs(features, places, place_lab, context)
+            inputs = colour_inputs(features, places, place_lab, two_colours(list(by_slot.values())))
             light_logit[places] = self.colours_model.logits(inputs)[:, 0]
         p_light = [_model_light(light_logit[s * 5:s * 5 + 5], dists[s]) for s in range(24)]
         bar_light = [_model_light(light_logit[120 + 5 * h:125 + 5 * h], bar_dists[h]) for h in (0, 1)]
-        centres = two_colours(list(samples.values()) + list(bar_samples.values()),
-                              [p_light[s] for s in samples] + [bar_light[h] for h in bar_samples])
+        # again with the model's say: it alone tells a board holding one set from two sets
+        centres = two_colours(list(by_slot.values()), [(p_light + bar_light)[s] for s in by_slot])
         points = tuple(_slot_read(dists[s], samples.get(s), centres, p_light[s]) for s in range(24))
         bar = tuple(_half_read(bar_dists[h], bar_samples.get(h), centres, bar_light[h]) for h in (0, 1))
         lap("colours")
