@@ -7,6 +7,9 @@ here). Half the frames follow the development set's ranges (four styles, tilt to
 random styles, half the `dev-hard` set's (the held-out ranges on the same styles); half of them hold random tall
 stacks, which real games rarely make. Corners are jittered by up to
 2 pixels so the models do not rely on perfect calibration. Prints accuracy on a validation split.
+
+Five models: slots (is a place covered), stacks (how many over five), colours (light or dark), trays (how many
+borne off in a tray half) and layouts (a stack over five built as a second layer, or as one squeezed column).
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ def one_frame(index: int):
     orient = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
     occluded = set(label.occluded)
     slot_x, slot_y, slot_ok = slot_features(slot_patches(plane)), [], []
-    strip_x, strip_y = strip_features(point_strips(plane)), []
+    strip_x, strip_y, strip_layered = strip_features(point_strips(plane)), [], []
     for slot in range(24):
         point = orient.point_of_slot(slot)
         owner, count = label.points[point - 1]
@@ -69,6 +72,7 @@ def one_frame(index: int):
             slot_y.append(count > k)
             slot_ok.append(point not in occluded)
         strip_y.append(count - 5 if count >= 5 and point not in occluded else -1)
+        strip_layered.append(float(scene.layered) if count > 5 and point not in occluded else -1.0)
     for top in (True, False):
         count = label.bar[orient.bar_owner(top)]
         for k in range(5):
@@ -109,7 +113,7 @@ def one_frame(index: int):
         tray_x.append(tray_profile(lab_half, centres)[0])
         tray_y.append(label.off[orient.tray_owner(top)])
     return (slot_x[keep], np.array(slot_y)[keep], strip_x[strips >= 0], strips[strips >= 0],
-            colour_x, np.array(colour_y), np.array(tray_x), np.array(tray_y))
+            colour_x, np.array(colour_y), np.array(tray_x), np.array(tray_y), np.array(strip_layered)[strips >= 0])
 
 
 def train(x, y, classes: int, hidden: int, epochs: int, seed: int) -> MLP:
@@ -191,8 +195,15 @@ def main() -> int:
     print(f"colour model: validation accuracy {accuracy(colours, cx[cut_c:], cy[cut_c:]):.5f}", flush=True)
     trays = train(rx[:cut_r], ry[:cut_r], 16, 32, args.epochs * 3, 4)
     print(f"tray model: validation accuracy {accuracy(trays, rx[cut_r:], ry[cut_r:]):.5f}", flush=True)
+    layered = np.concatenate([p[8] for p in parts])
+    lx, ly = tx[layered >= 0], layered[layered >= 0].astype(np.float32)
+    cut_l = int(len(lx) * 0.9)
+    layouts = train(lx[:cut_l], ly[:cut_l], 2, 32, args.epochs * 2, 5)
+    print(f"layout model: validation accuracy {accuracy(layouts, lx[cut_l:], ly[cut_l:]):.5f} "
+          f"({len(lx)} stacks over five)", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    for name, model in (("slots", slots), ("stacks", stacks), ("colours", colours), ("trays", trays)):
+    for name, model in (("slots", slots), ("stacks", stacks), ("colours", colours), ("trays", trays),
+                        ("layouts", layouts)):
         model.save(args.out / f"{name}.npz")
     print(f"saved to {args.out} ({time.perf_counter() - start:.0f} s)")
     return 0

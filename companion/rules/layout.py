@@ -28,6 +28,16 @@ Rect = tuple[float, float, float, float]
 """x0, y0, x1, y1."""
 
 
+def column_along(index: int, count: int, *, layered: bool = True) -> float:
+    """How far from the board's edge (mm) the `index`-th checker of a stack of `count` lies: five fit in a column;
+    taller stacks go on in a second (and third) layer over the gaps, or squeeze into one column that reaches the
+    board's middle."""
+    if count <= 5 or layered:
+        layer, slot = divmod(index, 5)
+        return CHECKER / 2 + slot * CHECKER + layer * CHECKER / 2
+    return CHECKER / 2 + index * min(CHECKER, (PLAY_HEIGHT / 2 - CHECKER) / (count - 1))
+
+
 @dataclass(frozen=True, slots=True)
 class BoardLayout:
     home_right: bool = True
@@ -63,15 +73,8 @@ class BoardLayout:
         Five fit in a column; taller stacks are built as people build them: a second layer over the gaps
         (`layered`), or one longer, squeezed column."""
         x0, _, x1, _ = self.point_rect(point)
-        x = (x0 + x1) / 2
-        if count <= 5 or layered:
-            layer, slot = divmod(index, 5)
-            along = CHECKER / 2 + slot * CHECKER + layer * CHECKER / 2
-        else:
-            step = min(CHECKER, (PLAY_HEIGHT / 2 - CHECKER) / (count - 1))
-            along = CHECKER / 2 + index * step
-        y = along if self.is_top(point) else PLAY_HEIGHT - along
-        return x, y
+        along = column_along(index, count, layered=layered)
+        return (x0 + x1) / 2, (along if self.is_top(point) else PLAY_HEIGHT - along)
 
     def bar_centre(self, player: int, index: int) -> tuple[float, float]:
         """Checkers on the bar: player 0's in the upper half (he enters into the top right), player 1's lower."""
@@ -137,4 +140,4 @@ class BoardLayout:
         return (left, -FRAME, right, PLAY_HEIGHT + FRAME)
 
 
-__all__ = ["BoardLayout", "CHECKER", "PLAY_HEIGHT", "PLAY_WIDTH", "POINT_LENGTH", "POINT_WIDTH"]
+__all__ = ["BoardLayout", "CHECKER", "PLAY_HEIGHT", "PLAY_WIDTH", "POINT_LENGTH", "POINT_WIDTH", "column_along"]

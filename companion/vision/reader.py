@@ -6,7 +6,8 @@ The pipeline, in image order (see `companion.vision.plane`):
    the count is the prefix of covered places that best explains the five answers;
 3. a point whose five places are all covered goes to the stack model, which reads the whole strip (a second
    layer, or a long squeezed column) as 5..15; the answer keeps its spread: `low`..`high` is where the evidence
-   allows, so a stack the camera cannot count is handed on as a range, not a guess;
+   allows, so a stack the camera cannot count is handed on as a range, not a guess; the layout model says
+   whether it is built in layers or as one squeezed column (which says where its outer checkers lie);
 4. the colours of the occupied points are split into the lighter and the darker set (two-means), and the colour
    model judges each checker by its look (rims, shading, glare) beside those two colours;
 5. the trays' side is the profile's (or found), and each tray half is read at 1 mm a pixel by the tray model;
@@ -52,6 +53,10 @@ class SlotRead:
     low: int
     high: int
     confidence: float
+    layered: bool = True
+    """How a stack over five is built: a second layer over the gaps (True) or one squeezed column reaching the
+    board's middle (False), as the layout model sees it. It says where the outer checkers lie (a die there rests on
+    one); five or fewer are one column either way."""
 
     def to_json(self) -> dict:
         return {"colour": self.colour, "count": self.count, "confidence": round(self.confidence, 4),
@@ -148,7 +153,8 @@ def _side_slot(player: int, half: HalfRead, orientation: Orientation) -> SlotRea
 
 @lru_cache(maxsize=2)
 def _models(folder: str) -> tuple[MLP, ...]:
-    return tuple(MLP.load(Path(folder) / f"{name}.npz") for name in ("slots", "stacks", "colours", "trays"))
+    return tuple(MLP.load(Path(folder) / f"{name}.npz")
+                 for name in ("slots", "stacks", "colours", "trays", "layouts"))
 
 
 class BoardReader:
@@ -157,7 +163,8 @@ class BoardReader:
     def __init__(self, corners: Corners, *, trays: str | None = None, models: Path = MODELS) -> None:
         """`trays`: 'left' or 'right' when a profile knows the trays' side; None finds it in each image."""
         self.plane = Plane.from_corners(corners)
-        self.slots_model, self.stacks_model, self.colours_model, self.trays_model = _models(str(models))
+        (self.slots_model, self.stacks_model, self.colours_model, self.trays_model,
+         self.layouts_model) = _models(str(models))
         self.trays = trays
 
     def read(self, image: np.ndarray, time: float = 0.0, rectified: np.ndarray | None = None) -> ImageReading:
@@ -181,14 +188,17 @@ class BoardReader:
         lap("slots")
         dists = [_prefix_distribution(covered[s * 5:(s + 1) * 5]) for s in range(24)]
         tall = [s for s in range(24) if dists[s][5] > SPREAD]
+        layered = [True] * 24
         if tall:
-            strips = point_strips(plane)[tall]
-            stacks = self.stacks_model.probabilities(strip_features(strips))
+            strips = strip_features(point_strips(plane)[tall])
+            stacks = self.stacks_model.probabilities(strips)
+            p_layered = self.layouts_model.probabilities(strips)
             for row, s in enumerate(tall):
                 d = np.zeros(16)
                 d[:5] = dists[s][:5]
                 d[5:] = dists[s][5] * stacks[row]
                 dists[s] = d
+                layered[s] = bool(p_layered[row] >= 0.5)
         lap("stacks")
         bar_dists = [_prefix_distribution(covered[120 + 5 * h:125 + 5 * h]) for h in (0, 1)]
         lab = cv2.cvtColor(plane, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -206,7 +216,7 @@ class BoardReader:
         bar_light = [_model_light(light_logit[120 + 5 * h:125 + 5 * h], bar_dists[h]) for h in (0, 1)]
         # again with the model's say: it alone tells a board holding one set from two sets
         centres = two_colours(list(by_slot.values()), [(p_light + bar_light)[s] for s in by_slot])
-        points = tuple(_slot_read(dists[s], samples.get(s), centres, p_light[s]) for s in range(24))
+        points = tuple(_slot_read(dists[s], samples.get(s), centres, p_light[s], layered[s]) for s in range(24))
         bar = tuple(_half_read(bar_dists[h], bar_samples.get(h), centres, bar_light[h]) for h in (0, 1))
         lap("colours")
         trays = self._read_trays(image, centres)
@@ -366,7 +376,8 @@ def _colour_of(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: floa
     return model, 0.0
 
 
-def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> SlotRead:
+def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float,
+               layered: bool = True) -> SlotRead:
     best, low, high = _spread(dist)
     mass = min(1.0, float(dist[low:high + 1].sum()))  # a sum of probabilities may round to just over 1
     if best == 0 and high == 0:
@@ -376,7 +387,7 @@ def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: fl
     colour, sure = _colour_of(sample, centres, p_light)
     if best == 0:  # probably empty, perhaps a checker: the range carries the doubt
         return SlotRead(colour, 0, 0, high, mass * sure)
-    return SlotRead(colour, best, low, high, mass * sure)
+    return SlotRead(colour, best, low, high, mass * sure, layered)
 
 
 def _spread(dist: np.ndarray) -> tuple[int, int, int]:

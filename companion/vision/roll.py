@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 
 from companion.referee.observations import COCKED, ON_A_CHECKER, CubePlace, CubeReading, DiceReading
-from companion.rules.layout import CHECKER, PLAY_HEIGHT, PLAY_WIDTH, POINT_WIDTH, BoardLayout
+from companion.rules.layout import CHECKER, PLAY_HEIGHT, PLAY_WIDTH, POINT_WIDTH, BoardLayout, column_along
 from companion.vision.dice import Found
 from companion.vision.orientation import Orientation
-from companion.vision.plane import SLOT_ALONG, slot_is_top, slot_x
+from companion.vision.plane import slot_is_top, slot_x
 from companion.vision.reader import ImageReading
 
 ON_CHECKER = CHECKER / 2 + 19.0 * 0.3
@@ -31,12 +31,14 @@ def player0_mm(at: tuple[float, float], orientation: Orientation) -> tuple[float
 
 
 def rests_on_checker(at: tuple[float, float], reading: ImageReading) -> bool:
-    """Whether a die centred at `at` (image-order mm) lies on a checker the reading shows on a point."""
+    """Whether a die centred at `at` (image-order mm) lies on a checker the reading shows on a point: each of its
+    checkers where the stack's layout (layered or squeezed, as read) puts it."""
     x, y = at
     for slot, point in enumerate(reading.points):
         if not point.count or abs(x - slot_x(slot)) > POINT_WIDTH / 2 + 5:
             continue
-        for along in SLOT_ALONG[:min(point.count, len(SLOT_ALONG))]:
+        for index in range(point.count):
+            along = column_along(index, point.count, layered=point.layered)
             cy = along if slot_is_top(slot) else PLAY_HEIGHT - along
             if math.hypot(x - slot_x(slot), y - cy) < ON_CHECKER:
                 return True
@@ -55,8 +57,12 @@ def dice_reading(found: Found, reading: ImageReading | None, orientation: Orient
         ranked = sorted(dice, key=lambda d: -d.confidence)
         if ranked[2].confidence <= 0.5 * ranked[1].confidence:
             dice = tuple(sorted(ranked[:2], key=lambda d: d.box[0]))
+    resting = [reading is not None and d.at is not None and rests_on_checker(d.at, reading) for d in dice]
     if any(d.cocked for d in dice):
-        return DiceReading((), False, COCKED, time=time)
+        # a die leaning on a checker leans because of it: the checker is the reason to give
+        reason = ON_A_CHECKER if all(r for d, r in zip(dice, resting) if d.cocked) else COCKED
+        if reason == COCKED or len(dice) != 2:
+            return DiceReading((), False, reason, time=time)
     if len(dice) != 2:
         return None
     places = [player0_mm(d.at, orientation) if d.at is not None else None for d in dice]
@@ -64,7 +70,7 @@ def dice_reading(found: Found, reading: ImageReading | None, orientation: Orient
     values = tuple(d.value for d in dice)
     if halves == (1, 0):
         values, halves = values[::-1], halves[::-1]
-    if reading is not None and any(d.at is not None and rests_on_checker(d.at, reading) for d in dice):
+    if any(resting):
         # the values go with it: if the table plays the roll anyway, the referee records what was played
         return DiceReading(values, False, ON_A_CHECKER, halves=halves, time=time)  # type: ignore[arg-type]
     return DiceReading(values, halves=halves, time=time)  # type: ignore[arg-type]
@@ -98,7 +104,7 @@ def dice_json(found: Found, reading: ImageReading | None = None) -> list[dict]:
     out = []
     for die in found.dice:
         resting = reading is not None and die.at is not None and rests_on_checker(die.at, reading)
-        reason = COCKED if die.cocked else ON_A_CHECKER if resting else None
+        reason = ON_A_CHECKER if resting else COCKED if die.cocked else None  # as `dice_reading` gives them
         out.append({"value": die.value, "box": list(die.box), "valid": reason is None, "reason": reason,
                     "confidence": round(die.confidence, 4)})
     return out

@@ -21,8 +21,9 @@ from companion.sim.truth import image_corners, player0_colour
 from companion.vision.dice import CLASSES, DiceReader, DieRead, Found, _Find
 from companion.vision.orientation import Orientation
 from companion.vision.photos import HELD_OUT_FOLD, fold_of, photos, read_labels
-from companion.vision.reader import BoardReader
-from companion.vision.roll import cube_reading, dice_reading, player0_mm
+from companion.vision.plane import slot_x
+from companion.vision.reader import BoardReader, HalfRead, ImageReading, SlotRead
+from companion.vision.roll import cube_reading, dice_reading, player0_mm, rests_on_checker
 from tests.conftest import SHARED
 
 PHOTOS = SHARED / "data" / "dice_photos"
@@ -173,6 +174,36 @@ def test_a_die_on_a_checker_is_void():
     x, y = layout.checker_centre(6, 0, 5)  # on player 0's six point, on the edge checker
     resting, reading, orientation, _ = _board([Die(3, x + 4, y), Die(2, *_in_half(0, 1))])
     assert dice_reading(resting, reading, orientation).reason == ON_A_CHECKER
+
+
+def _one_stack(slot, count, layered=True):
+    """A reading with `count` dark checkers on image slot `slot` and nothing else."""
+    points = [SlotRead(None, 0, 0, 0, 1.0)] * 24
+    points[slot] = SlotRead("dark", count, count, count, 1.0, layered)
+    empty = HalfRead(None, 0, 1.0, 0, 0)
+    return ImageReading(tuple(points), (empty, empty), None, {})
+
+
+@pytest.mark.parametrize("layered", [True, False], ids=["layered", "squeezed"])
+def test_a_die_by_a_tall_stack_rests_on_it_only_where_the_stack_reaches(layered):
+    """Eight checkers reach 210 mm from the edge in two layers, 220 mm squeezed into one column: a die 218 mm out
+    lies on the squeezed stack's outer checker and beside the layered stack. Fifteen in three layers reach 252."""
+    assert rests_on_checker((slot_x(3), 218.0), _one_stack(3, 8, layered)) is not layered
+    assert rests_on_checker((slot_x(3) + 30, 218.0), _one_stack(3, 8, layered)) is False  # off the point's line
+    assert rests_on_checker((slot_x(3), 245.0), _one_stack(3, 15, layered)) is layered
+
+
+def test_a_die_leaning_on_a_checker_is_void_because_of_the_checker():
+    """A die thrown onto a checker leans on it: the reader may call it cocked, but the checker is the reason. A
+    cocked die away from the checkers is still cocked."""
+    orientation = Orientation(True, True, "light")
+    leaning = DieRead(3, (100, 20, 20, 20), 0.9, True, at=(slot_x(3) + 3, 25.0))
+    flat = DieRead(5, (400, 200, 20, 20), 0.9, False, at=(400.0, 230.0))
+    reading = _one_stack(3, 2)
+    roll = dice_reading(Found((leaning, flat)), reading, orientation)
+    assert (roll.valid, roll.reason, sorted(roll.values)) == (False, ON_A_CHECKER, [3, 5])
+    assert dice_reading(Found((leaning,)), reading, orientation).reason == ON_A_CHECKER
+    assert dice_reading(Found((leaning, flat)), _one_stack(20, 2), orientation).reason == COCKED
 
 
 @pytest.mark.parametrize("in_tray", [False, True], ids=["on the bar", "in the tray"])

@@ -63,6 +63,24 @@ def test_a_tall_stack_is_a_range_that_holds_the_truth_and_the_referee_finds_the_
     assert infer_play(before, Roll(6, 4), reading, 0).play.position == play.position
 
 
+@pytest.mark.parametrize("layered", [True, False], ids=["layered", "squeezed"])
+def test_how_a_tall_stack_is_built_is_read(layered):
+    """Nine on the six point, in two layers or in one squeezed column: where its outer checkers lie (does a die
+    out there rest on one?) depends on it."""
+    position = Position.from_points({6: 9, 8: 3, 13: 3}, {6: 5, 8: 3, 13: 5, 24: 2})
+    orientation = Orientation()
+    six = next(slot for slot in range(24) if orientation.point_of_slot(slot) == 6)
+    right = 0
+    for k, style in enumerate(STYLES[:4]):
+        scene = Scene.from_position(position, 0, layered=layered)
+        image, label = Renderer(style).render(scene, Pose(tilt=10 + 8 * k, roll=3 - 2 * k), Effects(noise=4),
+                                              np.random.default_rng(k))
+        read = BoardReader(image_corners(label), trays="right").read(image).points[six]
+        assert read.count >= 6, read
+        right += read.layered is layered
+    assert right >= 3, right
+
+
 def test_a_hand_over_the_board_is_busy():
     busy = 0
     hands = 0
