@@ -16,7 +16,8 @@ reader also learns from the finder's own false finds on the training data (hard 
 under a hand (the renderer's `dice_hidden`, `cube_hidden`) are left out of both: the finder is neither rewarded
 nor punished around them.
 
-Defaults take about 30 minutes on two cores (render 2 min, finder 15, hard negatives and reader 12).
+Defaults took 40 minutes on two cores, the finder's part shared with other work (render 2 min, finder 25, hard
+negatives and reader 13).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ TRAIN = replace(DEV, name="dev", seed_base=200_000, random_styles=1 / 3, bad_dic
 TRAIN_HARD = replace(DEV_HARD, name="train-hard", seed_base=200_000, bad_dice=0.45)
 """Every other pair of frames has the held-out set's harsher ranges (tilt, glare, blur, JPEG, hands) on development
 styles, as the checker models learn them: trained on the milder ranges alone, the finder scored clear dice on
-random boards under its threshold (a fifth of `dev-hard`'s misread valid rolls)."""
+random boards under its threshold (8 of the 14 valid rolls `dev-hard` misread)."""
 PATCH = 128
 """Finder training patches, pixels."""
 HIDDEN = 2
