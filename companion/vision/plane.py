@@ -14,14 +14,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.rules.layout import BAR_WIDTH, CHECKER, FRAME, HALF_WIDTH, PLAY_HEIGHT, PLAY_WIDTH, POINT_WIDTH, TRAY_WIDTH
+from companion.rules.layout import (BAR_WIDTH, CHECKER, FRAME, HALF_WIDTH, PLAY_HEIGHT, PLAY_WIDTH, POINT_WIDTH,
+                                    TRAY_WIDTH, column_along)
 
 MM_PER_PX = 2.0
 """The rectified plane's resolution: a checker is 21 pixels across, enough to see its rim."""
 MARGIN_X = FRAME + TRAY_WIDTH + FRAME / 2 + 8
 """The plane reaches past the playing area on both sides far enough to hold either tray."""
 MARGIN_Y = 20.0
-SLOT_ALONG = tuple(CHECKER / 2 + k * CHECKER for k in range(5))
+SLOT_ALONG = tuple(column_along(k, 5) for k in range(5))
 """Where the five checkers of a column lie, measured from the point's base (the board's edge)."""
 BAR_ALONG = tuple(PLAY_HEIGHT / 2 - CHECKER * (0.9 + k) for k in range(5))
 """Checkers on the bar, from the middle outwards (as `BoardLayout.bar_centre` puts them), from the top edge."""
