@@ -13,6 +13,8 @@
    hand covers part of a die (or the cube) are counted apart: nobody can read those, and the live path waits.
    Also how far from the truth the dice centres are found (a die on a checker is judged from them).
 3. Time: the dice-and-cube read per frame, median and 95th percentile, beside the board read of the same frames.
+   `--runtimes N` also runs both networks on N frames' inputs with ONNX Runtime (what the companion uses) and with
+   OpenCV's DNN module (what it used to), side by side, and how far apart their outputs are.
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.referee.observations import CubePlace  # noqa: E402
 from companion.sim import sets  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour  # noqa: E402
-from companion.vision.dice import MODELS, DiceReader, _nets  # noqa: E402
+from companion.vision.dice import CROP, MODELS, DiceReader, _nets, crop_on_plane, decode, normalise  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.photos import FOLDS, HELD_OUT_FOLD, fold_of, photos, read_labels  # noqa: E402
+from companion.vision.plane import MM_PER_PX, Plane  # noqa: E402
 from companion.vision.reader import BoardReader  # noqa: E402
 from companion.vision.roll import cube_reading, dice_reading, player0_mm  # noqa: E402
 
@@ -195,6 +198,40 @@ def render_section(count: int, name: str = "heldout", models: Path = MODELS) -> 
     print(f"  board read, for reference                 {np.median(board_ms):6.2f} {np.percentile(board_ms, 95):6.2f}")
 
 
+def runtime_section(count: int, name: str, models: Path = MODELS) -> None:
+    """The finder on each frame's plane and the reader on its finds' crops, timed in both runtimes."""
+    runtime = DiceReader(models)
+    opencv = [cv2.dnn.readNetFromONNX(str(models / f"dice_{n}.onnx")) for n in ("finder", "reader")]
+    times: dict[str, list[float]] = {k: [] for k in ("finder ort", "finder cv", "reader ort", "reader cv")}
+    apart = 0.0
+    renderers: dict = {}
+    for index in range(count):
+        image, label = sets.frame(name, index, renderers=renderers)
+        reader = BoardReader(image_corners(label))
+        rectified = normalise(reader.plane.rectify(image))
+        finds = [f for f in decode(runtime.finder(rectified)[0]) if f.size > 4]
+        crops = normalise(np.array([crop_on_plane(image, reader.plane, *Plane.mm(f.x, f.y), f.size * MM_PER_PX)
+                                    for f in finds]).reshape(-1, CROP, CROP, 3))
+        for part, x, ort, cv in (("finder", rectified, runtime.finder, opencv[0]),
+                                 ("reader", crops, runtime.reader, opencv[1])):
+            if not len(x):
+                continue
+            tick = cv2.getTickCount()
+            a = ort(x)
+            times[f"{part} ort"].append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+            tick = cv2.getTickCount()
+            cv.setInput(x)
+            b = cv.forward()
+            times[f"{part} cv"].append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+            apart = max(apart, float(np.abs(a - b).max()))
+    print(f"\nThe two networks in two runtimes, {count} {name} frames, one thread, median ms:")
+    print(f"  {'':<32}{'ONNX Runtime':>14}{'OpenCV DNN':>12}{'ratio':>8}")
+    for part, what in (("finder", "finder (the plane)"), ("reader", "reader (all finds, one batch)")):
+        ort, cv = np.median(times[f"{part} ort"]), np.median(times[f"{part} cv"])
+        print(f"  {what:<32}{ort:>14.2f}{cv:>12.2f}{cv / ort:>7.1f}x")
+    print(f"  largest difference between the two runtimes' outputs (logits): {apart:.2e}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--photos", type=Path, default=PHOTOS)
@@ -204,12 +241,16 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=MODELS, help="the dice models' folder (to compare two)")
     parser.add_argument("--cv", action="store_true", help="cross-validate on the photos (retrains 4 times)")
     parser.add_argument("--skip-photos", action="store_true")
+    parser.add_argument("--runtimes", type=int, default=0, metavar="N",
+                        help="time ONNX Runtime against OpenCV DNN on N frames' inputs")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if not args.skip_photos:
         photo_section(args.photos, args.cv, args.models)
     if args.frames > 0:  # --frames 0: the photos alone
         render_section(args.frames, args.set, args.models)
+    if args.runtimes > 0:
+        runtime_section(args.runtimes, args.set, args.models)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Train the dice finder and reader of `companion.vision.dice` and export them as ONNX.
 
-    pip install torch==2.13.0 onnx      # training only; the companion runs the ONNX files with OpenCV
+    pip install torch==2.13.0 onnx      # training only; the companion runs the ONNX files with ONNX Runtime
     python tools/train_dice.py [--frames 5000] [--photos ../shared/data/dice_photos] [--out companion/vision/models]
                                [--hold-out-fold 0] [--finder FILE]
 
@@ -44,6 +44,7 @@ from companion.sim.truth import image_corners  # noqa: E402
 from companion.vision.dice import (CLASSES, CROP, CROP_OBJECT, CUBE_FACES, FINDER_SIZES, PHOTO_LEVELS,  # noqa: E402
                                    STRIDE,
                                    crop_on_plane, normalise)
+from companion.vision.network import Network  # noqa: E402
 from companion.vision.photos import fold_of, photos, read_labels  # noqa: E402
 from companion.vision.plane import MM_PER_PX, Plane  # noqa: E402
 
@@ -431,13 +432,12 @@ def main() -> int:
 def hard_negatives(models: Path, renders, photo_set, frames: int = 600) -> list[np.ndarray]:
     from companion.vision.dice import crop_square, decode
 
-    finder = cv2.dnn.readNetFromONNX(str(models / "dice_finder.onnx"))
+    finder = Network(models / "dice_finder.onnx")
     out = []
     for index in range(min(frames, len(renders))):
         image, _, _, plane, rectified, _, _ = render_frame(index)  # the same frame again (seeded)
         objects = renders[index][1]
-        finder.setInput(normalise(rectified))
-        for f in decode(finder.forward()[0], 0.2):
+        for f in decode(finder(normalise(rectified))[0], 0.2):
             if all(math.hypot(f.x - x, f.y - y) > 0.6 * s for _, x, y, s in objects):
                 out.append(crop_on_plane(image, plane, *Plane.mm(f.x, f.y), f.size * MM_PER_PX))
     for image, objects in photo_set:
@@ -446,8 +446,7 @@ def hard_negatives(models: Path, renders, photo_set, frames: int = 600) -> list[
             if scale > 1:
                 break
             small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-            finder.setInput(normalise(small))
-            for f in decode(finder.forward()[0], 0.2):
+            for f in decode(finder(normalise(small))[0], 0.2):
                 x, y, s = f.x / scale, f.y / scale, f.size / scale
                 if all(math.hypot(x - ox, y - oy) > 0.6 * os_ or s < 0.6 * os_ for _, ox, oy, os_ in objects):
                     out.append(crop_square(image, x, y, s))

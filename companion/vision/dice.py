@@ -1,7 +1,7 @@
 """Dice and the doubling cube in a camera image: where they lie and what they show.
 
 Two small convolutional networks, trained by `tools/train_dice.py` (PyTorch) on real webcam photos of dice and
-on rendered development boards, shipped as ONNX and run by OpenCV's DNN module (already a dependency):
+on rendered development boards, shipped as ONNX and run by ONNX Runtime (`companion.vision.network`):
 
 - the *finder* looks at a small image in which a die is about 10 px across and marks the centres of dice and of
   the cube, with each one's size (a CenterNet-style heat map at a stride of 4);
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from companion.rules.layout import FRAME
-from companion.vision.mlp import ModelError
+from companion.vision.network import Network
 from companion.vision.plane import MARGIN_X, MM_PER_PX, Plane
 
 MODELS = Path(__file__).with_name("models")
@@ -106,14 +106,8 @@ def normalise(image: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=2)
-def _nets(folder: str) -> tuple[cv2.dnn.Net, cv2.dnn.Net]:
-    nets = []
-    for name in ("dice_finder", "dice_reader"):
-        path = Path(folder) / f"{name}.onnx"
-        if not path.exists():
-            raise ModelError(f"the dice model {path} is missing (train it with tools/train_dice.py)")
-        nets.append(cv2.dnn.readNetFromONNX(str(path)))
-    return nets[0], nets[1]
+def _nets(folder: str) -> tuple[Network, Network]:
+    return Network(Path(folder) / "dice_finder.onnx"), Network(Path(folder) / "dice_reader.onnx")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +177,7 @@ class DiceReader:
     # -- the two networks ---------------------------------------------------------------------------
 
     def _find(self, image: np.ndarray, threshold: float = FIND_THRESHOLD) -> list[_Find]:
-        self.finder.setInput(normalise(image))
-        finds = decode(self.finder.forward()[0], threshold)
+        finds = decode(self.finder(normalise(image))[0], threshold)
         return [f for f in finds if FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
 
     def classify(self, crops: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -196,8 +189,7 @@ class DiceReader:
         if not len(crops):
             return np.zeros((0, len(CLASSES))), np.zeros((0, 2))
         views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)])
-        self.reader.setInput(normalise(views))
-        out = self.reader.forward().reshape(turns, len(crops), -1)
+        out = self.reader(normalise(views)).reshape(turns, len(crops), -1)
         logits = out[..., :len(CLASSES)]
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = p / p.sum(axis=2, keepdims=True)

@@ -19,6 +19,7 @@ from companion.sim import STYLES, Effects, Pose
 from companion.sim.render import Die, Renderer, Scene
 from companion.sim.truth import image_corners, player0_colour
 from companion.vision.dice import CLASSES, DiceReader, DieRead, Found, _Find
+from companion.vision.mlp import ModelError
 from companion.vision.orientation import Orientation
 from companion.vision.photos import HELD_OUT_FOLD, fold_of, photos, read_labels
 from companion.vision.plane import slot_x
@@ -310,6 +311,15 @@ def test_dice_command_prints_json_for_a_photo(tmp_path, capsys):
     broken.write_bytes(b"\xff\xd8 not really a jpeg")
     assert main(["dice", str(broken), "--json"]) == 2
     assert "cannot read an image" in capsys.readouterr().err
+
+
+def test_a_missing_or_corrupt_dice_model_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelError, match="dice_finder.onnx is missing"):
+        DiceReader(tmp_path)
+    for name in ("dice_finder.onnx", "dice_reader.onnx"):
+        (tmp_path / name).write_bytes(b"not an ONNX file")
+    with pytest.raises(ModelError, match="dice_finder.onnx cannot be loaded"):
+        DiceReader(tmp_path)
 
 
 def test_read_json_has_the_dice_and_the_cube(tmp_path, capsys):
