@@ -2,11 +2,12 @@
 
     pip install torch==2.13.0 onnx      # training only; the companion runs the ONNX files with ONNX Runtime
     python tools/train_dice.py [--frames 5000] [--photos ../shared/data/dice_photos] [--out companion/vision/models]
-                               [--hold-out-fold 0] [--finder FILE]
+                               [--hold-out-fold 0 [1 ...]] [--finder FILE]
 
 Data, and what it never sees:
 - real webcam photos of dice: every fold but the held-out one (`companion.vision.photos`, fold 0 by default);
   `--hold-out-fold N` trains a model without fold N, for cross-validation (`benchmarks/dice_bench.py --cv`);
+  `--hold-out-fold 0 1` without two, to try a change out on fold 1 while fold 0 stays unseen;
 - rendered boards from development seeds 200 000 .. 499 999 (the held-out set starts at 1 000 000), with dice of
   the development colours, cocked dice and the cube at every value; every other pair of frames at the `dev-hard`
   set's ranges (`TRAIN_HARD`), a third of the rest on random board styles.
@@ -385,7 +386,7 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=5000)
     parser.add_argument("--photos", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/dice_photos")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "companion/vision/models")
-    parser.add_argument("--hold-out-fold", type=int, default=0)
+    parser.add_argument("--hold-out-fold", type=int, nargs="+", default=[0])
     parser.add_argument("--finder-steps", type=int, default=8000)
     parser.add_argument("--reader-steps", type=int, default=10000)
     parser.add_argument("--finder", type=Path, help="reuse this trained dice_finder.onnx: train the reader only")
@@ -398,7 +399,7 @@ def main() -> int:
         renders = list(pool.map(render_sample, range(args.frames), chunksize=16))
     print(f"{len(renders)} frames rendered in {time.time() - start:.0f} s", flush=True)
     planes = [(r[0], r[1]) for r in renders]
-    photo_set = [photo_objects(p) for p in photos(args.photos) if fold_of(p.name) != args.hold_out_fold]
+    photo_set = [photo_objects(p) for p in photos(args.photos) if fold_of(p.name) not in args.hold_out_fold]
     print(f"{len(photo_set)} photos ({sum(len(o) for _, o in photo_set)} dice) for training", flush=True)
     finder, reader = networks()
     args.out.mkdir(parents=True, exist_ok=True)
