@@ -209,7 +209,7 @@ def runtime_section(count: int, name: str, models: Path = MODELS) -> None:
         image, label = sets.frame(name, index, renderers=renderers)
         reader = BoardReader(image_corners(label))
         rectified = normalise(reader.plane.rectify(image))
-        finds = [f for f in decode(runtime.finder(rectified)[0]) if f.size > 4]
+        finds = decode(runtime.finder(rectified)[0])
         crops = normalise(np.array([crop_on_plane(image, reader.plane, *Plane.mm(f.x, f.y), f.size * MM_PER_PX)
                                     for f in finds]).reshape(-1, CROP, CROP, 3))
         for part, x, ort, cv in (("finder", rectified, runtime.finder, opencv[0]),
