@@ -2,6 +2,7 @@
 and a game film's labels follow the game."""
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -11,6 +12,9 @@ from companion.rules import Position
 from companion.rules.layout import BoardLayout
 from companion.sim import DEV, HELDOUT, STYLES, Effects, Pose, Renderer, Scene, frame, sample
 from companion.sim.render import Die, Hand, dice_validity
+from companion.sim.sets import DEV_HARD
+from companion.sim.styles import vivid_checkers
+from companion.sim.truth import luminance
 from companion.sim.video import GameFilm, self_play, turns_from_events, write_film
 from tests.conftest import MATCHES as MATCHES_DIR
 
@@ -76,16 +80,9 @@ def test_the_held_out_set_is_wider_and_uses_a_style_dev_never_shows():
     assert max(sample(HELDOUT, i)[2].tilt for i in range(200)) > 30 >= max(sample(DEV, i)[2].tilt for i in range(200))
 
 
-
 def test_vivid_checkers_change_only_the_checkers_and_keep_the_sets_apart():
     """Training sets give random styles real sets' colours (red, blue, a red beside black...) from a generator of
     their own: every other draw of a frame, and every frame of a set without them, stays as it was."""
-    from dataclasses import replace
-
-    from companion.sim.sets import DEV_HARD
-    from companion.sim.styles import vivid_checkers
-    from companion.sim.truth import luminance
-
     vivid = replace(DEV_HARD, vivid=1.0)
     changed = 0
     for i in range(40):
@@ -100,26 +97,21 @@ def test_vivid_checkers_change_only_the_checkers_and_keep_the_sets_apart():
         assert max(lab) - min(lab) >= 24.5 and min(lab) <= 55.5
     assert len({luminance(c[0]) > luminance(c[1]) for c in (vivid_checkers(rng) for _ in range(20))}) == 2
 
+
 def test_dice_validity_labels():
     layout = BoardLayout()
     base = Scene.from_position(Position.start(), 0, roller=0)
     x0, y0, x1, y1 = layout.dice_area(0)
     good = (Die(3, x0 + 30, (y0 + y1) / 2), Die(5, x0 + 90, (y0 + y1) / 2))
-    assert dice_validity(_with(base, dice=good), layout) == (True, None)
+    assert dice_validity(replace(base, dice=good), layout) == (True, None)
     cocked = (good[0], Die(5, good[1].x, good[1].y, cocked=True))
-    assert dice_validity(_with(base, dice=cocked), layout)[1] == "a die is cocked"
+    assert dice_validity(replace(base, dice=cocked), layout)[1] == "a die is cocked"
     ox0, oy0, ox1, oy1 = layout.dice_area(1)
     wrong = (good[0], Die(5, (ox0 + ox1) / 2, (oy0 + oy1) / 2))
-    assert "right-hand half" in dice_validity(_with(base, dice=wrong), layout)[1]
+    assert "right-hand half" in dice_validity(replace(base, dice=wrong), layout)[1]
     x, y = layout.checker_centre(6, 0, 5)
     on = (good[0], Die(5, x, y))
-    assert "on a checker" in dice_validity(_with(base, dice=on), layout)[1]
-
-
-def _with(scene, **kw):
-    from dataclasses import replace
-
-    return replace(scene, **kw)
+    assert "on a checker" in dice_validity(replace(base, dice=on), layout)[1]
 
 
 def test_a_hand_over_the_board_marks_the_points_it_covers():
@@ -136,14 +128,14 @@ def test_a_hand_over_a_die_marks_it_hidden_and_only_it():
     layout = BoardLayout()
     x0, y0, x1, y1 = layout.dice_area(0)
     covered, clear = Die(3, x1 - 20, (y0 + y1) / 2), Die(5, x0 + 30, (y0 + y1) / 2)
-    scene = _with(Scene.from_position(Position.start(), 0, hand=Hand(covered.x, covered.y, 0)),
+    scene = replace(Scene.from_position(Position.start(), 0, hand=Hand(covered.x, covered.y, 0)),
                   dice=(covered, clear), roller=0)
     _, label = renderer.render(scene, Pose(), Effects(), np.random.default_rng(1))
     assert label.dice_hidden == [True, False] and not label.cube_hidden
-    _, bare = renderer.render(_with(scene, hand=None), Pose(), Effects(), np.random.default_rng(1))
+    _, bare = renderer.render(replace(scene, hand=None), Pose(), Effects(), np.random.default_rng(1))
     assert bare.dice_hidden == [False, False] and bare.bar_hidden == bare.off_hidden == [False, False]
     x0, y0, x1, y1 = layout.tray_rect(0)
-    _, tray = renderer.render(_with(scene, hand=Hand((x0 + x1) / 2, (y0 + y1) / 2, 0)), Pose(), Effects(),
+    _, tray = renderer.render(replace(scene, hand=Hand((x0 + x1) / 2, (y0 + y1) / 2, 0)), Pose(), Effects(),
                               np.random.default_rng(1))
     assert tray.off_hidden == [True, False]
 
@@ -155,7 +147,7 @@ def test_a_turned_die_is_drawn_whole_where_it_lies(angle):
     layout = BoardLayout()
     x0, y0, x1, y1 = layout.dice_area(0)
     die = Die(5, (x0 + x1) / 2, (y0 + y1) / 2, angle)
-    scene = _with(Scene.from_position(Position.start(), 0), dice=(die,), roller=0)
+    scene = replace(Scene.from_position(Position.start(), 0), dice=(die,), roller=0)
     image, _ = renderer.render(scene, Pose(), Effects(), np.random.default_rng(0))
     h = renderer.homography(Pose(), layout)
     (cx, cy), (left, _), (right, _) = renderer.project(h, layout, [(die.x, die.y), (die.x - 9.5, die.y),

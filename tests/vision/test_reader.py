@@ -1,5 +1,7 @@
 """The board reader on held-out rendered frames (never trained on), and its evidence for the referee."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -154,8 +156,6 @@ def test_a_set_is_light_or_dark_beside_the_other_set(other, grey_is):
     """Which set is the lighter is a question about this board, not about colours in general: a mid-grey set is
     the dark one beside white checkers and the light one beside black. The colour model used to judge each
     checker alone, and read a grey or red set as light whatever it stood beside."""
-    from dataclasses import replace
-
     style = replace(STYLES[0], checkers=((128, 128, 128), other))  # player 0 plays grey
     assert player0_colour(style) == grey_is
     orient = Orientation(True, True, grey_is)
