@@ -2,7 +2,7 @@
 
     pip install torch==2.13.0 onnx      # training only; the companion runs the ONNX files with ONNX Runtime
     python tools/train_dice.py [--frames 5000] [--photos ../shared/data/dice_photos] [--out companion/vision/models]
-                               [--hold-out-fold 0 [1 ...]] [--finder FILE]
+                               [--hold-out-fold 0 [1 ...]] [--finder FILE] [--seed 0]
 
 Data, and what it never sees:
 - real webcam photos of dice: every fold but the held-out one (`companion.vision.photos`, fold 0 by default);
@@ -390,10 +390,12 @@ def main() -> int:
     parser.add_argument("--finder-steps", type=int, default=8000)
     parser.add_argument("--reader-steps", type=int, default=10000)
     parser.add_argument("--finder", type=Path, help="reuse this trained dice_finder.onnx: train the reader only")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the same recipe with other random draws: the spread between trainings")
     args = parser.parse_args()
-    torch.manual_seed(0)
+    torch.manual_seed(args.seed)
     torch.set_num_threads(2)
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(args.seed)
     photo_set = [photo_objects(p) for p in photos(args.photos) if fold_of(p.name) not in args.hold_out_fold]
     if not photo_set:  # a model trained on renders alone reads real dice badly (77 % on fold 1): never by accident
         parser.error(f"no labelled photos to train on in {args.photos} (pass --photos)")
