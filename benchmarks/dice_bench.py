@@ -131,6 +131,11 @@ def die_offsets(label, found, orientation: Orientation) -> list[tuple[float, flo
     return out
 
 
+def _ms_since(tick: int) -> float:
+    """Milliseconds since `tick`, a `cv2.getTickCount()`."""
+    return (cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000
+
+
 def render_section(count: int, name: str = "heldout", models: Path = MODELS) -> None:
     _nets.cache_clear()
     dice_reader = DiceReader(models)
@@ -147,12 +152,12 @@ def render_section(count: int, name: str = "heldout", models: Path = MODELS) -> 
         tick = cv2.getTickCount()
         rectified = reader.plane.rectify(image)
         reading = reader.read(image, 0.0, rectified)
-        board_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+        board_ms.append(_ms_since(tick))
         tick = cv2.getTickCount()
         found = dice_reader.read_board(image, reader.plane, rectified, reader.trays)
         dice = dice_reading(found, reading, orientation)
         cube = cube_reading(found, orientation)
-        dice_ms.append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+        dice_ms.append(_ms_since(tick))
         offsets += die_offsets(label, found, orientation)
         if label.cube_value in (2, 4, 8, 16, 32, 64) and not label.cube_hidden:
             cubes += 1
@@ -218,11 +223,11 @@ def runtime_section(count: int, name: str, models: Path = MODELS) -> None:
                 continue
             tick = cv2.getTickCount()
             a = ort(x)
-            times[f"{part} ort"].append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+            times[f"{part} ort"].append(_ms_since(tick))
             tick = cv2.getTickCount()
             cv.setInput(x)
             b = cv.forward()
-            times[f"{part} cv"].append((cv2.getTickCount() - tick) / cv2.getTickFrequency() * 1000)
+            times[f"{part} cv"].append(_ms_since(tick))
             apart = max(apart, float(np.abs(a - b).max()))
     print(f"\nThe two networks in two runtimes, {count} {name} frames, one thread, median ms:")
     print(f"  {'':<32}{'ONNX Runtime':>14}{'OpenCV DNN':>12}{'ratio':>8}")

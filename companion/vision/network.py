@@ -20,12 +20,11 @@ from companion.vision.mlp import ModelError
 class Network:
     """One ONNX file, loaded once: `network(x)` is its first output for the float32 NCHW batch `x`."""
 
-    def __init__(self, path: Path, threads: int = 1) -> None:
+    def __init__(self, path: Path) -> None:
         if not path.exists():
             raise ModelError(f"the model {path} is missing (train it with tools/train_dice.py)")
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
         options.log_severity_level = 3  # errors only: it warns about nothing we can act on
         try:
             self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
