@@ -1,8 +1,8 @@
-"""Train the dice finder and reader of `companion.vision.dice` and export them as ONNX.
+"""Train the dice finder and the two readers of `companion.vision.dice` and export them as ONNX.
 
     pip install torch==2.13.0 onnx      # training only; the companion runs the ONNX files with ONNX Runtime
     python tools/train_dice.py [--frames 5000] [--photos ../shared/data/dice_photos] [--out companion/vision/models]
-                               [--hold-out-fold 0 [1 ...]] [--finder FILE] [--seed 0]
+                               [--hold-out-fold 0 [1 ...]] [--finder FILE] [--reader FILE] [--seed 0]
 
 Data, and what it never sees:
 - real webcam photos of dice: every fold but the held-out one (`companion.vision.photos`, fold 0 by default);
@@ -17,8 +17,11 @@ reader also learns from the finder's own false finds on the training data (hard 
 under a hand (the renderer's `dice_hidden`, `cube_hidden`) are left out of both: the finder is neither rewarded
 nor punished around them.
 
+The photo reader (any photo that is not a board) learns from the photos alone, at its own crop size: each labelled
+die centred on its top face and again where the finder puts it, and the finder's false finds in them.
+
 Defaults took 40 minutes on two cores, the finder's part shared with other work (render 2 min, finder 25, hard
-negatives and reader 13).
+negatives and reader 13), and the photo reader about 8 more. `--finder` and `--reader` reuse trained models.
 """
 
 from __future__ import annotations
@@ -42,9 +45,8 @@ from companion.referee.observations import ON_A_CHECKER  # noqa: E402
 from companion.sim.render import CUBE, DIE, Renderer, dice_validity  # noqa: E402
 from companion.sim.sets import DEV, DEV_HARD, HELDOUT, dice_colour, sample  # noqa: E402
 from companion.sim.truth import image_corners  # noqa: E402
-from companion.vision.dice import (CLASSES, CROP, CROP_OBJECT, CUBE_FACES, FINDER_SIZES, PHOTO_LEVELS,  # noqa: E402
-                                   STRIDE,
-                                   crop_on_plane, normalise)
+from companion.vision.dice import (CLASSES, CROP, CROP_OBJECT, CUBE_FACES, FINDER_SIZES, PHOTO_CROP,  # noqa: E402
+                                   PHOTO_CROP_OBJECT, PHOTO_LEVELS, STRIDE, crop_on_plane, decode, normalise)
 from companion.vision.network import Network  # noqa: E402
 from companion.vision.photos import fold_of, photos, read_labels  # noqa: E402
 from companion.vision.plane import MM_PER_PX, Plane  # noqa: E402
@@ -164,23 +166,25 @@ def die_extent(image: np.ndarray, cx: float, cy: float) -> float | None:
     return float(max(stats[k][2:4])) if k else None
 
 
-def affine_crop(image: np.ndarray, cx: float, cy: float, size: float, angle: float) -> np.ndarray:
-    """CROP x CROP, the box of `size` spanning CROP_OBJECT, turned by `angle`, shrunk by area first."""
-    scale = CROP_OBJECT / size
+def affine_crop(image: np.ndarray, cx: float, cy: float, size: float, angle: float, crop: int = CROP,
+                span: int = CROP_OBJECT) -> np.ndarray:
+    """`crop` x `crop`, the box of `size` spanning `span`, turned by `angle`, shrunk by area first."""
+    scale = span / size
     while scale < 0.5:
         image = cv2.pyrDown(image)
         cx, cy, size, scale = cx / 2, cy / 2, size / 2, scale * 2
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    m[:, 2] += [CROP / 2 - cx, CROP / 2 - cy]
-    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    m[:, 2] += [crop / 2 - cx, crop / 2 - cy]
+    return cv2.warpAffine(image, m, (crop, crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
-def photo_crops(image, objects, rng, copies: int = 16):
+def photo_crops(image, objects, rng, copies: int = 16, crop: int = CROP, span: int = CROP_OBJECT):
     crops, classes = [], []
     for value, cx, cy, size in objects:
         for _ in range(copies):
             j = rng.uniform(-0.15, 0.15, 2) * size
-            crops.append(affine_crop(image, cx + j[0], cy + j[1], size * rng.uniform(0.85, 1.2), rng.uniform(0, 360)))
+            crops.append(affine_crop(image, cx + j[0], cy + j[1], size * rng.uniform(0.85, 1.2), rng.uniform(0, 360),
+                                     crop, span))
             classes.append(value)
     h, w = image.shape[:2]
     typical = float(np.median([o[3] for o in objects])) if objects else 50.0
@@ -188,8 +192,40 @@ def photo_crops(image, objects, rng, copies: int = 16):
         x, y = rng.uniform(0, w), rng.uniform(0, h)
         size = typical * rng.uniform(0.6, 1.4)
         if all(math.hypot(x - o[1], y - o[2]) > 0.7 * o[3] for o in objects):
-            crops.append(affine_crop(image, x, y, size, rng.uniform(0, 360)))
+            crops.append(affine_crop(image, x, y, size, rng.uniform(0, 360), crop, span))
             classes.append(0)
+    return crops, classes
+
+
+def photo_finds(finder: Network, image: np.ndarray, every: bool = False) -> list[tuple[float, float, float]]:
+    """What the finder marks in a photo over the pyramid a photo read uses, as (cx, cy, size) in photo pixels: the
+    finds a read keeps, or with `every` also those of sizes it drops (the board reader's hard negatives have
+    always had them)."""
+    finds = []
+    for level in PHOTO_LEVELS:
+        scale = level / max(image.shape[:2])
+        if scale > 1:
+            break
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        finds += [(f.x / scale, f.y / scale, f.size / scale) for f in decode(finder(normalise(small))[0], 0.2)
+                  if every or FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
+    return finds
+
+
+def finder_placed_crops(image, objects, finds, rng, copies: int = 8):
+    """Photo reader crops of each labelled die where the finder puts it, with the label's value. Seen from the
+    side, a die is found about a quarter of a die below its top face, where its side face's pips lie nearer the
+    crop's centre than the top face's: crops at the label's centre alone taught the reader the wrong face there."""
+    crops, classes = [], []
+    for value, cx, cy, size in objects:
+        near = [f for f in finds if math.hypot(f[0] - cx, f[1] - cy) < 0.5 * size and 0.6 * size < f[2] < 1.6 * size]
+        for fx, fy, fs in near[:2]:
+            for _ in range(copies):
+                j = rng.uniform(-0.05, 0.05, 2) * fs
+                size = fs * rng.uniform(0.95, 1.05)
+                crops.append(affine_crop(image, fx + j[0], fy + j[1], size, rng.uniform(0, 360), PHOTO_CROP,
+                                         PHOTO_CROP_OBJECT))
+                classes.append(value)
     return crops, classes
 
 
@@ -298,7 +334,11 @@ def networks():
     reader = nn.Sequential(*block(3, 24), nn.MaxPool2d(2), *block(24, 32), nn.MaxPool2d(2), *block(32, 64),
                            nn.MaxPool2d(2), *block(64, 64), nn.Flatten(), nn.Dropout(0.2),
                            nn.Linear(64 * 5 * 5, 96), nn.ReLU(), nn.Linear(96, len(CLASSES) + 2))
-    return finder, reader
+    side = PHOTO_CROP // 16  # the board reader's layers and one more halving
+    photo_reader = nn.Sequential(*block(3, 24), nn.MaxPool2d(2), *block(24, 32), nn.MaxPool2d(2), *block(32, 64),
+                                 nn.MaxPool2d(2), *block(64, 64), nn.MaxPool2d(2), nn.Flatten(), nn.Dropout(0.2),
+                                 nn.Linear(64 * side * side, 96), nn.ReLU(), nn.Linear(96, len(CLASSES) + 2))
+    return finder, reader, photo_reader
 
 
 def finder_loss(out, t):
@@ -372,6 +412,11 @@ def train_reader(reader, crops, classes, cocked, steps: int, rng, invertible):
     reader.eval()
 
 
+def _reuse(model: Path, path: Path) -> None:
+    if model.resolve() != path.resolve():
+        shutil.copyfile(model, path)
+
+
 def export(model, shape, path: Path) -> None:
     import torch
 
@@ -389,7 +434,10 @@ def main() -> int:
     parser.add_argument("--hold-out-fold", type=int, nargs="+", default=[0])
     parser.add_argument("--finder-steps", type=int, default=8000)
     parser.add_argument("--reader-steps", type=int, default=10000)
-    parser.add_argument("--finder", type=Path, help="reuse this trained dice_finder.onnx: train the reader only")
+    parser.add_argument("--photo-reader-steps", type=int, default=2500)
+    parser.add_argument("--finder", type=Path, help="reuse this trained dice_finder.onnx: train the readers only")
+    parser.add_argument("--reader", type=Path,
+                        help="reuse this trained dice_reader.onnx (with --finder: train the photo reader only)")
     parser.add_argument("--seed", type=int, default=0,
                         help="the same recipe with other random draws: the spread between trainings")
     args = parser.parse_args()
@@ -400,44 +448,64 @@ def main() -> int:
     if not photo_set:  # a model trained on renders alone reads real dice badly (77 % on fold 1): never by accident
         parser.error(f"no labelled photos to train on in {args.photos} (pass --photos)")
     start = time.time()
-    with ProcessPoolExecutor(2) as pool:
-        renders = list(pool.map(render_sample, range(args.frames), chunksize=16))
-    print(f"{len(renders)} frames rendered in {time.time() - start:.0f} s", flush=True)
-    planes = [(r[0], r[1]) for r in renders]
+    renders = []
+    if args.finder is None or args.reader is None:
+        with ProcessPoolExecutor(2) as pool:
+            renders = list(pool.map(render_sample, range(args.frames), chunksize=16))
+        print(f"{len(renders)} frames rendered in {time.time() - start:.0f} s", flush=True)
     print(f"{len(photo_set)} photos ({sum(len(o) for _, o in photo_set)} dice) for training", flush=True)
-    finder, reader = networks()
+    finder, reader, photo_reader = networks()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.finder is not None:
-        if args.finder.resolve() != (args.out / "dice_finder.onnx").resolve():
-            shutil.copyfile(args.finder, args.out / "dice_finder.onnx")
+        _reuse(args.finder, args.out / "dice_finder.onnx")
     else:
-        train_finder(finder, planes, photo_set, args.finder_steps, rng)
+        train_finder(finder, [(r[0], r[1]) for r in renders], photo_set, args.finder_steps, rng)
         print(f"finder trained at {time.time() - start:.0f} s", flush=True)
         export(finder, (1, 3, 128, 128), args.out / "dice_finder.onnx")
+    finding = Network(args.out / "dice_finder.onnx")
+    finds = [photo_finds(finding, image) for image, _ in photo_set]
 
-    crops, classes, cocked, invertible = [], [], [], []
-    for r in renders:
-        crops += list(r[2]); classes += r[3]; cocked += r[4]; invertible += [False] * len(r[3])
-    for image, objects in photo_set:
-        c, k = photo_crops(image, objects, rng)
-        crops += c; classes += k; cocked += [(0.0, -1.0) if v else (-1.0, -1.0) for v in k]
-        invertible += [True] * len(k)
-    # hard negatives: what the finder marks on training images that is not there
-    hard = hard_negatives(args.out, renders, photo_set)
-    if len(hard) > 8000:
-        hard = [hard[i] for i in rng.choice(len(hard), 8000, replace=False)]
-    crops += hard; classes += [0] * len(hard); cocked += [(-1.0, -1.0)] * len(hard); invertible += [False] * len(hard)
-    print(f"reader: {len(crops)} crops ({len(hard)} hard negatives)", flush=True)
-    train_reader(reader, np.array(crops, np.uint8), classes, cocked, args.reader_steps, rng, np.array(invertible))
-    export(reader, (1, 3, CROP, CROP), args.out / "dice_reader.onnx")
+    if args.reader is not None:
+        _reuse(args.reader, args.out / "dice_reader.onnx")
+    else:
+        crops, classes, cocked, invertible = [], [], [], []
+        for r in renders:
+            crops += list(r[2]); classes += r[3]; cocked += r[4]; invertible += [False] * len(r[3])
+        for image, objects in photo_set:
+            c, k = photo_crops(image, objects, rng)
+            crops += c; classes += k; cocked += [(0.0, -1.0) if v else (-1.0, -1.0) for v in k]
+            invertible += [True] * len(k)
+        # hard negatives: what the finder marks on training images that is not there
+        hard = hard_negatives(finding, renders)
+        for image, objects in photo_set:
+            hard += photo_hard_negatives(image, objects, photo_finds(finding, image, every=True))
+        if len(hard) > 8000:
+            hard = [hard[i] for i in rng.choice(len(hard), 8000, replace=False)]
+        crops += hard; classes += [0] * len(hard); cocked += [(-1.0, -1.0)] * len(hard)
+        invertible += [False] * len(hard)
+        print(f"reader: {len(crops)} crops ({len(hard)} hard negatives)", flush=True)
+        train_reader(reader, np.array(crops, np.uint8), classes, cocked, args.reader_steps, rng, np.array(invertible))
+        export(reader, (1, 3, CROP, CROP), args.out / "dice_reader.onnx")
+        print(f"reader trained at {time.time() - start:.0f} s", flush=True)
+
+    crops, classes = [], []
+    for (image, objects), found in zip(photo_set, finds):
+        for c, k in (photo_crops(image, objects, rng, 24, PHOTO_CROP, PHOTO_CROP_OBJECT),
+                     finder_placed_crops(image, objects, found, rng)):
+            crops += c; classes += k
+        hard = photo_hard_negatives(image, objects, found, PHOTO_CROP, PHOTO_CROP_OBJECT)
+        crops += hard; classes += [0] * len(hard)
+    print(f"photo reader: {len(crops)} crops", flush=True)
+    cocked = [(0.0, -1.0) if v else (-1.0, -1.0) for v in classes]
+    train_reader(photo_reader, np.array(crops, np.uint8), classes, cocked, args.photo_reader_steps, rng,
+                 np.ones(len(classes), bool))
+    export(photo_reader, (1, 3, PHOTO_CROP, PHOTO_CROP), args.out / "dice_photo_reader.onnx")
     print(f"done in {time.time() - start:.0f} s -> {args.out}", flush=True)
     return 0
 
 
-def hard_negatives(models: Path, renders, photo_set, frames: int = 600) -> list[np.ndarray]:
-    from companion.vision.dice import crop_square, decode
-
-    finder = Network(models / "dice_finder.onnx")
+def hard_negatives(finder: Network, renders, frames: int = 600) -> list[np.ndarray]:
+    """Board reader crops of what the finder marks on training frames that is not there."""
     out = []
     for index in range(min(frames, len(renders))):
         image, _, _, plane, rectified, _, _ = render_frame(index)  # the same frame again (seeded)
@@ -445,18 +513,15 @@ def hard_negatives(models: Path, renders, photo_set, frames: int = 600) -> list[
         for f in decode(finder(normalise(rectified))[0], 0.2):
             if all(math.hypot(f.x - x, f.y - y) > 0.6 * s for _, x, y, s in objects):
                 out.append(crop_on_plane(image, plane, *Plane.mm(f.x, f.y), f.size * MM_PER_PX))
-    for image, objects in photo_set:
-        for level in PHOTO_LEVELS:
-            scale = level / max(image.shape[:2])
-            if scale > 1:
-                break
-            small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-            for f in decode(finder(normalise(small))[0], 0.2):
-                x, y, s = f.x / scale, f.y / scale, f.size / scale
-                if all(math.hypot(x - ox, y - oy) > 0.6 * os_ or s < 0.6 * os_ for _, ox, oy, os_ in objects):
-                    out.append(crop_square(image, x, y, s))
     return out
 
+
+def photo_hard_negatives(image, objects, finds, crop: int = CROP, span: int = CROP_OBJECT) -> list[np.ndarray]:
+    """Crops of what the finder marks in a training photo that is no die: a speck, a key, a die's pip."""
+    from companion.vision.dice import crop_square
+
+    return [crop_square(image, x, y, s, crop, span) for x, y, s in finds
+            if all(math.hypot(x - ox, y - oy) > 0.6 * os_ or s < 0.6 * os_ for _, ox, oy, os_ in objects)]
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -6,7 +6,9 @@ on rendered development boards, shipped as ONNX and run by ONNX Runtime (`compan
 - the *finder* looks at a small image in which a die is about 10 px across and marks the centres of dice and of
   the cube, with each one's size (a CenterNet-style heat map at a stride of 4);
 - the *reader* looks at a 40 px crop around each find, the object about 24 px across, and says what it is
-  (nothing, a die showing 1..6, the cube showing 2..64) and whether a die is cocked.
+  (nothing, a die showing 1..6, the cube showing 2..64) and whether a die is cocked;
+- the *photo reader* does the same for any photo that is not a board, from a 64 px crop in which the object spans
+  40 px, trained on real photos alone.
 
 On a board the finder runs on the rectified plane the board reader already made (2 mm a pixel, so a 19 mm die
 is 9.5 px) and the reader's crops are taken straight down from the full frame; in any other photo the finder
@@ -35,6 +37,11 @@ FINDER_SIZES = (8.0, 22.0)
 CROP = 40
 CROP_OBJECT = 24
 """A found object's box spans this many of the reader crop's pixels."""
+PHOTO_CROP = 64
+PHOTO_CROP_OBJECT = 40
+"""The photo reader's crop and the object's span in it. A photo's die is often seen from the side, its top face a
+narrow band above a side face: at the board reader's 24 px the top face's one pip is a speck beside the side face's
+plainer pips. Photos have no frame rate to keep."""
 FACES = (1, 2, 3, 4, 5, 6)
 CUBE_FACES = (2, 4, 8, 16, 32, 64)
 CLASSES = ("none",) + tuple(f"die{v}" for v in FACES) + tuple(f"cube{v}" for v in CUBE_FACES)
@@ -106,8 +113,8 @@ def normalise(image: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=2)
-def _nets(folder: str) -> tuple[Network, Network]:
-    return Network(Path(folder) / "dice_finder.onnx"), Network(Path(folder) / "dice_reader.onnx")
+def _nets(folder: str) -> tuple[Network, Network, Network]:
+    return tuple(Network(Path(folder) / f"dice_{name}.onnx") for name in ("finder", "reader", "photo_reader"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +152,11 @@ def _suppress(finds: list[_Find], overlap: float = 0.8) -> list[_Find]:
     return kept
 
 
-def crop_square(image: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray:
-    """A CROP x CROP patch, axis-aligned, centred on (cx, cy), in which a box of `size` pixels spans
-    CROP_OBJECT pixels. Shrinks by area (no aliasing of pips); pads by repeating the edge."""
-    side = size * CROP / CROP_OBJECT
+def crop_square(image: np.ndarray, cx: float, cy: float, size: float, crop: int = CROP,
+                span: int = CROP_OBJECT) -> np.ndarray:
+    """A `crop` x `crop` patch, axis-aligned, centred on (cx, cy), in which a box of `size` pixels spans `span`
+    pixels. Shrinks by area (no aliasing of pips); pads by repeating the edge."""
+    side = size * crop / span
     x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
     n = max(2, int(round(side)))
     h, w = image.shape[:2]
@@ -157,7 +165,7 @@ def crop_square(image: np.ndarray, cx: float, cy: float, size: float) -> np.ndar
         image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         x0, y0 = x0 + pad, y0 + pad
     patch = image[y0:y0 + n, x0:x0 + n]
-    return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA if n > CROP else cv2.INTER_LINEAR)
+    return cv2.resize(patch, (crop, crop), interpolation=cv2.INTER_AREA if n > crop else cv2.INTER_LINEAR)
 
 
 def crop_on_plane(image: np.ndarray, plane: Plane, x_mm: float, y_mm: float, size_mm: float) -> np.ndarray:
@@ -172,24 +180,25 @@ class DiceReader:
     """Finds and reads dice and the cube. Cheap to build: the networks load once per process."""
 
     def __init__(self, models: Path = MODELS) -> None:
-        self.finder, self.reader = _nets(str(models))
+        self.finder, self.reader, self.photo_reader = _nets(str(models))
 
-    # -- the two networks ---------------------------------------------------------------------------
+    # -- the networks -------------------------------------------------------------------------------
 
     def _find(self, image: np.ndarray, threshold: float = FIND_THRESHOLD) -> list[_Find]:
         finds = decode(self.finder(normalise(image))[0], threshold)
         return [f for f in finds if FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
 
-    def classify(self, crops: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    def classify(self, crops: np.ndarray, turns: int = 1,
+                 reader: Network | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, len(CLASSES)), and for each the probabilities (N, 2) that a die is cocked and
         that it rests on a checker. The second is a training aid only: measured on held-out boards it calls too
         many dice beside a checker resting on it, so `roll` judges that from the board reading instead.
         `turns` > 1 averages over that many quarter turns of each crop: a die reads the same turned, a
-        keyboard key or a printed letter seldom does."""
+        keyboard key or a printed letter seldom does. `reader` is the board reader unless given."""
         if not len(crops):
             return np.zeros((0, len(CLASSES))), np.zeros((0, 2))
         views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)])
-        out = self.reader(normalise(views)).reshape(turns, len(crops), -1)
+        out = (reader or self.reader)(normalise(views)).reshape(turns, len(crops), -1)
         logits = out[..., :len(CLASSES)]
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = p / p.sum(axis=2, keepdims=True)
@@ -209,8 +218,9 @@ class DiceReader:
             finer = [_Find(f.kind, f.x / scale, f.y / scale, f.size / scale, f.score) for f in self._find(small)]
             finds += [f for f in _suppress(finer, PHOTO_OVERLAP)
                       if all(abs(f.x - k.x) > 0.6 * k.size or abs(f.y - k.y) > 0.6 * k.size for k in finds)]
-        crops = np.array([crop_square(image, f.x, f.y, f.size) for f in finds]).reshape(-1, CROP, CROP, 3)
-        found = self._assemble(finds, *self.classify(crops, PHOTO_TURNS), most=len(finds))
+        crops = np.array([crop_square(image, f.x, f.y, f.size, PHOTO_CROP, PHOTO_CROP_OBJECT) for f in finds])
+        crops = crops.reshape(-1, PHOTO_CROP, PHOTO_CROP, 3)
+        found = self._assemble(finds, *self.classify(crops, PHOTO_TURNS, self.photo_reader), most=len(finds))
         if not found.dice:
             return found
         least = PHOTO_SAME_SIZE * max(found.dice, key=lambda d: d.confidence).box[2]
@@ -287,5 +297,5 @@ def _box(f: _Find, plane: Plane | None) -> tuple[int, int, int, int]:
     return (int(x), int(y), int(w), int(h))
 
 
-__all__ = ["CLASSES", "CROP", "CROP_OBJECT", "CUBE_FACES", "CubeRead", "DiceReader", "DieRead", "Found",
-           "crop_on_plane", "crop_square", "decode", "normalise"]
+__all__ = ["CLASSES", "CROP", "CROP_OBJECT", "CUBE_FACES", "PHOTO_CROP", "PHOTO_CROP_OBJECT", "CubeRead",
+           "DiceReader", "DieRead", "Found", "crop_on_plane", "crop_square", "decode", "normalise"]

@@ -2,6 +2,7 @@
 watcher handing the referee dice and cube readings."""
 
 import json
+import shutil
 from dataclasses import replace
 
 import cv2
@@ -18,7 +19,7 @@ from companion.rules.layout import BoardLayout
 from companion.sim import STYLES, Effects, Pose
 from companion.sim.render import Die, Renderer, Scene
 from companion.sim.truth import image_corners, player0_colour
-from companion.vision.dice import CLASSES, DiceReader, DieRead, Found, _Find
+from companion.vision.dice import CLASSES, MODELS, DiceReader, DieRead, Found, _Find
 from companion.vision.mlp import ModelError
 from companion.vision.orientation import Orientation
 from companion.vision.photos import HELD_OUT_FOLD, fold_of, photos, read_labels
@@ -48,9 +49,9 @@ def test_real_held_out_photos_are_read_with_no_invented_dice():
             right += bool(near) and near[0].value == label.value
             total += 1
     assert total > 60
-    # measured on these 85 dice: 82 right, 1 invented (benchmarks/dice_bench.py has the whole fold); issue 6 wants
-    # 99 %: this guards the level reached
-    assert right / total >= 0.93 and invented <= 3, (right, total, invented)
+    # measured on these 85 dice: 84 right, none invented since the photo reader (session 16; 82 and 1 before it).
+    # benchmarks/dice_bench.py has the whole fold; this guards the level reached
+    assert right / total >= 0.96 and invented <= 1, (right, total, invented)
 
 
 @pytest.mark.parametrize("name", ["five_45.jpg", "dice_49.jpg"])
@@ -319,6 +320,10 @@ def test_a_missing_or_corrupt_dice_model_is_a_clear_error(tmp_path):
     for name in ("dice_finder.onnx", "dice_reader.onnx"):
         (tmp_path / name).write_bytes(b"not an ONNX file")
     with pytest.raises(ModelError, match="dice_finder.onnx cannot be loaded"):
+        DiceReader(tmp_path)
+    for name in ("dice_finder.onnx", "dice_reader.onnx"):
+        shutil.copyfile(MODELS / name, tmp_path / name)
+    with pytest.raises(ModelError, match="dice_photo_reader.onnx is missing"):
         DiceReader(tmp_path)
 
 

@@ -21,3 +21,18 @@ def test_a_turned_patch_keeps_its_objects_on_their_pixels(turns, flip):
     turned, objects = train_dice._turn(patch, [(0, 90.0, 37.0, 10.0)], turns, flip)
     ys, xs = np.nonzero(turned[..., 0])
     assert (xs[0], ys[0]) == pytest.approx(objects[0][1:3])
+
+
+def test_finder_placed_crops_are_centred_on_the_find_and_carry_the_label():
+    # seen from the side a die is found below its top face: the photo reader must learn it from there too
+    image = np.zeros((400, 400, 3), np.uint8)
+    image[227:234, 197:204] = 255  # the find, 30 px below the label's centre
+    objects = [(1, 200.0, 200.0, 100.0)]
+    finds = [(200.0, 230.0, 100.0), (330.0, 330.0, 100.0), (205.0, 205.0, 20.0)]  # the die; far off; pip-sized
+    crops, classes = train_dice.finder_placed_crops(image, objects, finds, np.random.default_rng(0), copies=4)
+    assert classes == [1] * 4
+    middle = (train_dice.PHOTO_CROP - 1) / 2
+    for crop in crops:
+        ys, xs = np.nonzero(crop[..., 0] > 128)
+        assert crop.shape == (train_dice.PHOTO_CROP, train_dice.PHOTO_CROP, 3)
+        assert abs(xs.mean() - middle) < 3 and abs(ys.mean() - middle) < 3
