@@ -1,4 +1,4 @@
-"""An ONNX network run by ONNX Runtime: what the dice finder and reader are.
+"""An ONNX network run by ONNX Runtime: what the dice finder and readers are.
 
 ONNX Runtime, not OpenCV's DNN module, runs them: on this project's 2-core machine, one thread each, over 200
 development frames it ran the finder on a board's plane in a median 1.35 ms against OpenCV 5.0's 3.07 ms, and the
