@@ -198,9 +198,9 @@ def photo_crops(image, objects, rng, copies: int = 16, crop: int = CROP, span: i
 
 
 def photo_finds(finder: Network, image: np.ndarray, every: bool = False) -> list[tuple[float, float, float]]:
-    """What the finder marks in a photo over the pyramid a photo read uses, as (cx, cy, size) in photo pixels: the
-    finds a read keeps, or with `every` also those of sizes it drops (the board reader's hard negatives have
-    always had them)."""
+    """What the finder marks in a photo over the pyramid a photo read uses, as (cx, cy, size) in photo pixels: finds
+    of the sizes a read keeps, or with `every` also those it drops (the board reader's hard negatives have always
+    had them)."""
     finds = []
     for level in PHOTO_LEVELS:
         scale = level / max(image.shape[:2])
@@ -222,8 +222,8 @@ def finder_placed_crops(image, objects, finds, rng, copies: int = 8):
         for fx, fy, fs in near[:2]:
             for _ in range(copies):
                 j = rng.uniform(-0.05, 0.05, 2) * fs
-                size = fs * rng.uniform(0.95, 1.05)
-                crops.append(affine_crop(image, fx + j[0], fy + j[1], size, rng.uniform(0, 360), PHOTO_CROP,
+                side = fs * rng.uniform(0.95, 1.05)
+                crops.append(affine_crop(image, fx + j[0], fy + j[1], side, rng.uniform(0, 360), PHOTO_CROP,
                                          PHOTO_CROP_OBJECT))
                 classes.append(value)
     return crops, classes
