@@ -46,7 +46,8 @@ from companion.sim.render import CUBE, DIE, Renderer, dice_validity  # noqa: E40
 from companion.sim.sets import DEV, DEV_HARD, HELDOUT, dice_colour, sample  # noqa: E402
 from companion.sim.truth import image_corners  # noqa: E402
 from companion.vision.dice import (CLASSES, CROP, CROP_OBJECT, CUBE_FACES, FINDER_SIZES, PHOTO_CROP,  # noqa: E402
-                                   PHOTO_CROP_OBJECT, PHOTO_LEVELS, STRIDE, crop_on_plane, decode, normalise)
+                                   PHOTO_CROP_OBJECT, STRIDE, crop_on_plane, decode, finder_knows, normalise,
+                                   photo_pyramid)
 from companion.vision.network import Network  # noqa: E402
 from companion.vision.photos import fold_of, photos, read_labels  # noqa: E402
 from companion.vision.plane import MM_PER_PX, Plane  # noqa: E402
@@ -201,15 +202,8 @@ def photo_finds(finder: Network, image: np.ndarray, every: bool = False) -> list
     """What the finder marks in a photo over the pyramid a photo read uses, as (cx, cy, size) in photo pixels: finds
     of the sizes a read keeps, or with `every` also those it drops (the board reader's hard negatives have always
     had them)."""
-    finds = []
-    for level in PHOTO_LEVELS:
-        scale = level / max(image.shape[:2])
-        if scale > 1:
-            break
-        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        finds += [(f.x / scale, f.y / scale, f.size / scale) for f in decode(finder(normalise(small))[0], 0.2)
-                  if every or FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
-    return finds
+    return [(f.x / scale, f.y / scale, f.size / scale) for scale, small in photo_pyramid(image)
+            for f in decode(finder(normalise(small))[0], 0.2) if every or finder_knows(f.size)]
 
 
 def finder_placed_crops(image, objects, finds, rng, copies: int = 8):

@@ -18,6 +18,7 @@ business: this module only says what lies where.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -152,6 +153,21 @@ def _suppress(finds: list[_Find], overlap: float = 0.8) -> list[_Find]:
     return kept
 
 
+def finder_knows(size: float) -> bool:
+    """Whether a find's size (finder pixels) is near enough the sizes the finder was trained on to be kept."""
+    return FINDER_SIZES[0] * 0.8 <= size <= FINDER_SIZES[1] * 1.2
+
+
+def photo_pyramid(image: np.ndarray) -> Iterator[tuple[float, np.ndarray]]:
+    """(scale, the photo shrunk by it) for each of `PHOTO_LEVELS` the photo is large enough for, coarse to fine."""
+    long_side = max(image.shape[:2])
+    for level in PHOTO_LEVELS:
+        scale = level / long_side
+        if scale > 1.0:
+            return
+        yield scale, cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
 def crop_square(image: np.ndarray, cx: float, cy: float, size: float, crop: int = CROP,
                 span: int = CROP_OBJECT) -> np.ndarray:
     """A `crop` x `crop` patch, axis-aligned, centred on (cx, cy), in which a box of `size` pixels spans `span`
@@ -185,8 +201,7 @@ class DiceReader:
     # -- the networks -------------------------------------------------------------------------------
 
     def _find(self, image: np.ndarray, threshold: float = FIND_THRESHOLD) -> list[_Find]:
-        finds = decode(self.finder(normalise(image))[0], threshold)
-        return [f for f in finds if FINDER_SIZES[0] * 0.8 <= f.size <= FINDER_SIZES[1] * 1.2]
+        return [f for f in decode(self.finder(normalise(image))[0], threshold) if finder_knows(f.size)]
 
     def classify(self, crops: np.ndarray, turns: int = 1,
                  reader: Network | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -209,12 +224,8 @@ class DiceReader:
     def read_photo(self, image: np.ndarray) -> Found:
         """Dice and cube anywhere in a photo of unknown scale."""
         finds: list[_Find] = []
-        long_side = max(image.shape[:2])
-        for level in PHOTO_LEVELS:  # coarse to fine: a find inside a coarser one is a pip of it, or it again
-            scale = level / long_side
-            if scale > 1.0:
-                break
-            small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        # coarse to fine: a find inside a coarser one is a pip of it, or it again
+        for scale, small in photo_pyramid(image):
             finer = [_Find(f.kind, f.x / scale, f.y / scale, f.size / scale, f.score) for f in self._find(small)]
             finds += [f for f in _suppress(finer, PHOTO_OVERLAP)
                       if all(abs(f.x - k.x) > 0.6 * k.size or abs(f.y - k.y) > 0.6 * k.size for k in finds)]
@@ -298,4 +309,5 @@ def _box(f: _Find, plane: Plane | None) -> tuple[int, int, int, int]:
 
 
 __all__ = ["CLASSES", "CROP", "CROP_OBJECT", "CUBE_FACES", "PHOTO_CROP", "PHOTO_CROP_OBJECT", "CubeRead",
-           "DiceReader", "DieRead", "Found", "crop_on_plane", "crop_square", "decode", "normalise"]
+           "DiceReader", "DieRead", "Found", "crop_on_plane", "crop_square", "decode", "finder_knows", "normalise",
+           "photo_pyramid"]

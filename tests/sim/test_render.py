@@ -129,7 +129,7 @@ def test_a_hand_over_a_die_marks_it_hidden_and_only_it():
     x0, y0, x1, y1 = layout.dice_area(0)
     covered, clear = Die(3, x1 - 20, (y0 + y1) / 2), Die(5, x0 + 30, (y0 + y1) / 2)
     scene = replace(Scene.from_position(Position.start(), 0, hand=Hand(covered.x, covered.y, 0)),
-                  dice=(covered, clear), roller=0)
+                    dice=(covered, clear), roller=0)
     _, label = renderer.render(scene, Pose(), Effects(), np.random.default_rng(1))
     assert label.dice_hidden == [True, False] and not label.cube_hidden
     _, bare = renderer.render(replace(scene, hand=None), Pose(), Effects(), np.random.default_rng(1))
