@@ -209,14 +209,14 @@ def render_section(count: int, name: str = "heldout", models: Path = MODELS, sta
     print(f"\nRendered {name} board frames: {count} (seeds {sets.SETS[name].seed_base + start}..)")
     print(f"  valid rolls read right: {t['rolls_right']}/{valid} = {100 * t['rolls_right'] / max(valid, 1):.2f} %")
     print(f"  invalid rolls flagged with the right reason: {t['flagged']}/{invalid} = "
-          f"{100 * t['flagged'] / max(invalid, 1):.1f} %")
+          f"{100 * t['flagged'] / max(invalid, 1):.2f} %")
     print(f"  valid rolls called invalid: {t['called_invalid']}/{valid} = "
           f"{100 * t['called_invalid'] / max(valid, 1):.2f} %")
     print(f"  frames without dice read as none: {t['empty_right']}/{t['empty']}")
     print(f"  frames where a hand covers a die (not counted above): {t['hidden']}")
     print(f"  cube value and owner right: {t['cubes_right']}/{t['cubes']} = "
           f"{100 * t['cubes_right'] / max(t['cubes'], 1):.2f} %")
-    for what, n in misses.most_common(8):
+    for what, n in misses.most_common():
         print(f"    {n:>3} x {what}")
     errors = np.hypot(*np.array(offsets).T)
     mean_x, mean_y = np.mean(offsets, axis=0)
