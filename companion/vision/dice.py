@@ -47,6 +47,8 @@ plainer pips. Photos have no frame rate to keep."""
 FACES = (1, 2, 3, 4, 5, 6)
 CUBE_FACES = (2, 4, 8, 16, 32, 64)
 CLASSES = ("none",) + tuple(f"die{v}" for v in FACES) + tuple(f"cube{v}" for v in CUBE_FACES)
+NONE, DIE, CUBE = range(3)
+"""What the reader may say a find is (`_kinds`): the classes' groups."""
 FIND_THRESHOLD = 0.3
 SECOND_LOOK = 0.12
 """On a board where the reader confirms fewer than two dice, the best SECOND_LOOK_FINDS fainter finds down to this
@@ -73,9 +75,11 @@ a one as surely as a die's one does, which is why a faint find must still show a
 PLACE_PATCH = 48
 """The finder's second look at a die on a board: a patch this wide (plane pixels, 96 mm) around it, seen in the
 eight ways a square can be turned and flipped; the die's place is the mean of the eight places found. On
-`dev-hard` frames 0..5999 (8,589 dice) the places' error fell from a median 1.06 mm (p95 2.63, 90 over 4 mm) to
-0.73 mm (p95 1.85, 13 over 4 mm), and within 5 mm of the on-a-checker line from 1.67 to 0.90 mm, with no lean
-towards the checker (the mean offset stayed +0.3 mm down and right)."""
+`dev-hard` frames 0..5999 (`dice_bench.py`, about 9,160 dice) the places' error fell from a median 1.07 mm (p95
+2.71, 101 over 4 mm) to 0.74 mm (p95 1.96, 17 over 4 mm), with no lean towards a checker (the mean offset stayed
++0.3 mm down and right); within 5 mm of the on-a-checker line the spread roughly halved (docs/VISION.md)."""
+PLACE_LEAST = 0.02
+"""The heat at which a view's find still counts in `place_die`: the die is known to be there."""
 BOARD_DICE = 4
 """At most this many dice are kept on a board, the most confident: a roll is two, and a stray pair beside it is
 worth reporting; more is the finder's noise. A photo keeps every die it shows."""
@@ -329,10 +333,6 @@ class DiceReader:
         return Found(tuple(sorted(dice[:most], key=lambda d: d.box[0])), cube)
 
 
-PLACE_LEAST = 0.02
-"""The heat at which a view's find still counts in `place_die`: the die is known to be there."""
-
-
 def dihedral_views(patch: np.ndarray) -> list[np.ndarray]:
     """A square patch in the eight ways a square can be turned and flipped: quarter turns, then the same
     mirrored."""
@@ -365,9 +365,6 @@ def _window(image: np.ndarray, x0: int, y0: int, side: int) -> np.ndarray:
     if pad:
         image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     return image[y0 + pad:y0 + pad + side, x0 + pad:x0 + pad + side]
-
-
-NONE, DIE, CUBE = range(3)
 
 
 def _kinds(probs: np.ndarray) -> np.ndarray:
