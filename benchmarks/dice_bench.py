@@ -14,7 +14,7 @@
    hand covers part of a die (or the cube) are counted apart: nobody can read those, and the live path waits.
    Also how far from the truth the dice centres are found (a die on a checker is judged from them). A change that
    moves a few rolls in a thousand is judged on thousands of development frames: `--set dev-hard --frames 6000
-   --workers 2 --skip-photos` (about 9 minutes on two cores).
+   --workers 2 --skip-photos` (about 6 minutes on two cores).
 3. Time: the dice-and-cube read per frame, median and 95th percentile, beside the board read of the same frames.
    `--runtimes N` also runs both networks on N frames' inputs with ONNX Runtime (what the companion uses) and with
    OpenCV's DNN module (what it used to), side by side, and how far apart their outputs are.
