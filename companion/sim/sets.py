@@ -140,8 +140,8 @@ def _with_dice_and_cube(scene: Scene, layout: BoardLayout, spec: SetSpec, rng: n
 def frame(name: str, index: int, width: int = 1280, height: int = 720,
           renderers: dict | None = None) -> tuple[np.ndarray, FrameLabel]:
     """Frame `index` of set `name` ("dev" or "heldout") and its label. `renderers` keeps the named styles'
-    renderers between calls; a random style is drawn once, so its renderer is not kept (6,000 `dev-hard` frames
-    grew past 4 GB in a 3,000-frame run)."""
+    renderers between calls; a random style is drawn once, so its renderer is not kept (kept, they grew a
+    3,000-frame `dev-hard` run past 4 GB)."""
     spec = SETS[name]
     style, scene, pose, effects, rng = sample(spec, index)
     cache = renderers if renderers is not None else {}

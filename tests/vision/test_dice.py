@@ -299,9 +299,9 @@ def test_the_eight_views_of_a_patch_map_back_to_it():
 
 def test_dice_beside_checkers_are_placed_nearer_by_eight_looks_than_by_one():
     """Around the outer checker of a five, where thrown dice meet checkers, just outside the on-a-checker line. The
-    finder's one look strays there (dev-hard: a median 1.67 mm within 5 mm of the line, against 0.90 by
-    `place_die`; docs/VISION.md); a wrong map back from a view would put dice pixels away. On these 24: one look
-    1.68 mm on average, eight 0.98."""
+    finder's one look strays there (dev-hard: a median 1.67 mm within 5 mm of the line, against 0.90 by a first
+    version of `place_die`; docs/VISION.md); a wrong map back from a view would put dice pixels away. On these 24:
+    one look 1.68 mm on average, eight 0.98 (the shipped version)."""
     layout, reader, one, eight = BoardLayout(), DiceReader(), [], []
     for k in range(24):
         point = (6, 13)[k % 2]
@@ -331,7 +331,7 @@ def test_only_the_crops_the_reader_is_unsure_of_are_read_in_four_turns():
     image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=15), Effects(noise=3, jpeg=85),
                                               np.random.default_rng(3))
     plane = BoardReader(image_corners(label)).plane
-    # a crop centred on the die, one a die away (half on it) and one on a bare point
+    # a crop centred on the die, one half a die off it and one on a bare point
     x, y = player0_mm(_in_half(0, 0), Orientation(True, True, "light"))
     crops = np.array([crop_on_plane(image, plane, x + dx, y, 19.0) for dx in (0.0, 9.5, 60.0)])
     once, turned = reader.classify(crops), reader.classify(crops, 4)
