@@ -57,14 +57,12 @@ def dice_reading(found: Found, reading: ImageReading | None, orientation: Orient
         ranked = sorted(dice, key=lambda d: -d.confidence)
         if ranked[2].confidence <= 0.5 * ranked[1].confidence:
             dice = tuple(sorted(ranked[:2], key=lambda d: d.box[0]))
-    resting = [reading is not None and d.at is not None and rests_on_checker(d.at, reading) for d in dice]
     if any(d.cocked for d in dice):
-        # a die leaning on a checker leans because of it: the checker is the reason to give
-        reason = ON_A_CHECKER if all(r for d, r in zip(dice, resting) if d.cocked) else COCKED
-        if reason == COCKED or len(dice) != 2:
-            return DiceReading((), False, reason, time=time)
+        # rule 003: a die "leaning on one of its edges against a checker" is cocked; "on a checker" is one lying on top
+        return DiceReading((), False, COCKED, time=time)
     if len(dice) != 2:
         return None
+    resting = [reading is not None and d.at is not None and rests_on_checker(d.at, reading) for d in dice]
     places = [player0_mm(d.at, orientation) if d.at is not None else None for d in dice]
     halves = tuple(BoardLayout.right_half_owner(*p) if p is not None else None for p in places)
     values = tuple(d.value for d in dice)
@@ -104,7 +102,7 @@ def dice_json(found: Found, reading: ImageReading | None = None) -> list[dict]:
     out = []
     for die in found.dice:
         resting = reading is not None and die.at is not None and rests_on_checker(die.at, reading)
-        reason = ON_A_CHECKER if resting else COCKED if die.cocked else None  # as `dice_reading` gives them
+        reason = COCKED if die.cocked else ON_A_CHECKER if resting else None  # as `dice_reading` gives them
         out.append({"value": die.value, "box": list(die.box), "valid": reason is None, "reason": reason,
                     "confidence": round(die.confidence, 4)})
     return out

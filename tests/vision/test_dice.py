@@ -27,7 +27,7 @@ from companion.vision.orientation import Orientation
 from companion.vision.photos import HELD_OUT_FOLD, fold_of, photos, read_labels
 from companion.vision.plane import Plane, slot_x
 from companion.vision.reader import BoardReader, HalfRead, ImageReading, SlotRead
-from companion.vision.roll import cube_reading, dice_reading, player0_mm, rests_on_checker
+from companion.vision.roll import cube_reading, dice_json, dice_reading, player0_mm, rests_on_checker
 from tests.conftest import SHARED
 
 PHOTOS = SHARED / "data" / "dice_photos"
@@ -201,17 +201,21 @@ def test_a_die_by_a_tall_stack_rests_on_it_only_where_the_stack_reaches(layered)
     assert rests_on_checker((slot_x(3), 245.0), _one_stack(3, 15, layered)) is layered
 
 
-def test_a_die_leaning_on_a_checker_is_void_because_of_the_checker():
-    """A die thrown onto a checker leans on it: the reader may call it cocked, but the checker is the reason. A
-    cocked die away from the checkers is still cocked."""
+def test_a_die_leaning_on_a_checker_is_cocked():
+    """Rule 003: a die "leaning on one of its edges against a checker" is cocked; a die on a checker is one lying
+    flat on top of it. So a cocked die is the reason wherever it lies, and a flat die on a checker is the checker."""
     orientation = Orientation(True, True, "light")
     leaning = DieRead(3, (100, 20, 20, 20), 0.9, True, at=(slot_x(3) + 3, 25.0))
+    on_top = DieRead(3, (100, 20, 20, 20), 0.9, False, at=(slot_x(3) + 3, 25.0))
     flat = DieRead(5, (400, 200, 20, 20), 0.9, False, at=(400.0, 230.0))
     reading = _one_stack(3, 2)
     roll = dice_reading(Found((leaning, flat)), reading, orientation)
-    assert (roll.valid, roll.reason, sorted(roll.values)) == (False, ON_A_CHECKER, [3, 5])
-    assert dice_reading(Found((leaning,)), reading, orientation).reason == ON_A_CHECKER
+    assert (roll.valid, roll.reason) == (False, COCKED)
+    assert dice_reading(Found((leaning,)), reading, orientation).reason == COCKED
     assert dice_reading(Found((leaning, flat)), _one_stack(20, 2), orientation).reason == COCKED
+    roll = dice_reading(Found((on_top, flat)), reading, orientation)
+    assert (roll.valid, roll.reason, sorted(roll.values)) == (False, ON_A_CHECKER, [3, 5])
+    assert [d["reason"] for d in dice_json(Found((leaning, on_top)), reading)] == [COCKED, ON_A_CHECKER]
 
 
 @pytest.mark.parametrize("in_tray", [False, True], ids=["on the bar", "in the tray"])
