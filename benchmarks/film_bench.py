@@ -51,7 +51,8 @@ def run_film(seed: int, width: int, height: int, max_turns: int, dice_from_label
     orientation = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
     trays = "right" if orientation.tray_on_right() else "left"
     observer = FilmObserver(turns[0].player,
-                            lambda image, label: Profile(image_corners(label), orientation, "corners", trays=trays),
+                            lambda image, label: Profile(image_corners(label), orientation, "corners", trays=trays,
+                                                            flat_dice=True),
                             dice_from_labels=dice_from_labels)
     referee = Referee()
     made: dict[tuple, object] = {}

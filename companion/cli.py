@@ -327,7 +327,11 @@ def _corners_arg(args: argparse.Namespace):
         raise CompanionError(f"--corners: {exc}") from None
 
 
+FLAT_DICE = "the dice are painted on the picture (frames from companion render or film), not standing on the board"
+
+
 def _cmd_read(args: argparse.Namespace) -> int:
+    from companion.vision.camera import Camera
     from companion.vision.dice import DiceReader
     from companion.vision.locate import playing_area
     from companion.vision.roll import cube_json, dice_json
@@ -349,6 +353,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     found = DiceReader().read_board(image, reader.plane, trays=reader.trays)
+    if not (args.flat_dice or (profile is not None and profile.flat_dice)):
+        found = Camera.from_plane(reader.plane, (image.shape[1], image.shape[0])).stand(found)
     orientation = profile.orientation if profile is not None else None
     if args.json:
         data = reading.to_json()
@@ -448,6 +454,8 @@ def _calibration_frame(args: argparse.Namespace):
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from companion.vision.calibrate import calibrate
     from companion.vision.profile import default_profile_path
 
@@ -460,11 +468,12 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     result = calibrate(image, corners=corners, player0=args.player0,
                        markers=True if args.markers else (False if args.no_markers else None))
     out = Path(args.out) if args.out else default_profile_path()
-    result.profile.save(out)
-    o = result.profile.orientation
+    profile = replace(result.profile, flat_dice=True) if args.flat_dice else result.profile
+    profile.save(out)
+    o = profile.orientation
     print(f"playing area {result.how}; player 0 plays the {o.player0_colour} checkers and sits at the "
           f"{'bottom' if o.player0_at_bottom else 'top'} of the picture, home board on his "
-          f"{'right' if o.home_right else 'left'}; trays on the {result.profile.trays}")
+          f"{'right' if o.home_right else 'left'}; trays on the {profile.trays}")
     print(f"verified: the starting position reads back. Profile saved to {out}")
     return EXIT_OK
 
@@ -651,6 +660,7 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("--corners", nargs=4, metavar="X,Y",
                       help="the playing area's top-left, top-right, bottom-right, bottom-left, in pixels")
     read.add_argument("--json", action="store_true")
+    read.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
     read.set_defaults(handler=_cmd_read)
 
     dice = sub.add_parser("dice", help="read the dice in any photo",
@@ -683,6 +693,7 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("--markers", action="store_true", help="require the four corner markers")
     use.add_argument("--no-markers", action="store_true", help="ignore markers (fixed camera)")
     calibrate.add_argument("--out", help="profile file (default: the user's config folder)")
+    calibrate.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
     calibrate.set_defaults(handler=_cmd_calibrate)
 
     film = sub.add_parser("film", help="a synthetic video of a whole game, with per-frame labels",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from companion.referee.observations import DiceReading, Observation
@@ -176,7 +176,8 @@ class FilmSource:
 
         def calibrated(image, label):
             status("film: calibrated on the starting position")
-            return calibrate(image, corners=image_corners(label), markers=False).profile
+            # the renderer paints its dice flat on the board
+            return replace(calibrate(image, corners=image_corners(label), markers=False).profile, flat_dice=True)
 
         observer = FilmObserver(turns[0].player, calibrated, dice_from_labels=self.dice_from_labels)
 

@@ -52,6 +52,9 @@ class Profile:
     frame_size: tuple[int, int] = (1280, 720)
     trays: str = "right"
     colours: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    flat_dice: bool = False
+    """The dice and cube are painted on the board, as the simulator draws them, not standing on it: their places
+    need no correction for the camera's view (`companion.vision.camera`)."""
 
     def __post_init__(self) -> None:
         if self.localisation not in LOCALISATIONS:
@@ -89,6 +92,8 @@ class Profile:
         o = self.orientation
         lines += [f"player0_at_bottom = {str(o.player0_at_bottom).lower()}", f"home_right = {str(o.home_right).lower()}",
                   f'player0_colour = "{o.player0_colour}"', f'trays = "{self.trays}"']
+        if self.flat_dice:
+            lines.append("flat_dice = true")
         if self.colours:
             lines.append("")
             lines.append("[colours]")
@@ -124,10 +129,18 @@ class Profile:
                        tuple((float(x), float(y)) for x, y in markers) if markers else None,
                        tuple(int(v) for v in data.get("frame_size", (1280, 720))),  # type: ignore[arg-type]
                        str(data.get("trays", "right")),
-                       {k: tuple(float(v) for v in bgr) for k, bgr in data.get("colours", {}).items()})  # type: ignore[misc]
+                       {k: tuple(float(v) for v in bgr)  # type: ignore[misc]
+                        for k, bgr in data.get("colours", {}).items()},
+                       _boolean(data.get("flat_dice", False), "flat_dice"))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"the board profile {path} is incomplete or wrong ({exc}): run companion calibrate "
                                "again") from None
+
+
+def _boolean(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} is true or false, not {value!r}")
+    return value
 
 
 __all__ = ["LOCALISATIONS", "Profile", "ProfileError", "default_profile_path"]

@@ -103,8 +103,11 @@ def dice_json(found: Found, reading: ImageReading | None = None) -> list[dict]:
     for die in found.dice:
         resting = reading is not None and die.at is not None and rests_on_checker(die.at, reading)
         reason = COCKED if die.cocked else ON_A_CHECKER if resting else None  # as `dice_reading` gives them
-        out.append({"value": die.value, "box": list(die.box), "valid": reason is None, "reason": reason,
-                    "confidence": round(die.confidence, 4)})
+        entry = {"value": die.value, "box": list(die.box), "valid": reason is None, "reason": reason,
+                 "confidence": round(die.confidence, 4)}
+        if die.at is not None:  # where it stands on the playing area, mm from its top-left corner in image order
+            entry["at"] = [round(die.at[0], 1), round(die.at[1], 1)]
+        out.append(entry)
     return out
 
 

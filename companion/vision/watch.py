@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.referee.observations import CubeReading, DiceReading, Observation
+from companion.vision.camera import Camera
 from companion.vision.dice import DiceReader, Found
 from companion.vision.motion import StillnessGate
 from companion.vision.profile import Profile
@@ -59,6 +60,8 @@ class BoardWatcher:
         self._dice_reader = DiceReader()
         self._reader: BoardReader | None = None
         self._corners = None
+        self._camera: Camera | None = None
+        """Worked out from the plane on the first look at the dice, kept while the plane is."""
         self._dice: DiceReading | None = None
         self._cube: CubeReading | None = None
         self._reading: ImageReading | None = None
@@ -81,6 +84,7 @@ class BoardWatcher:
         corners, self.status.warning = self.profile.locate(image)
         if self._reader is None or corners != self._corners:  # markers moved the board: a new plane
             self._reader, self._corners = BoardReader(corners, trays=self.profile.trays), corners
+            self._camera = None
         rectified = self._reader.plane.rectify(image)
         reading = self._reader.read(image, time, rectified)
         self.status.last = reading
@@ -100,6 +104,10 @@ class BoardWatcher:
         assert self._reader is not None and self._reading is not None
         self._looks += 1
         found = self._dice_reader.read_board(image, self._reader.plane, rectified, self._reader.trays)
+        if not self.profile.flat_dice:  # real dice stand on the board: place them where they stand
+            if self._camera is None:
+                self._camera = Camera.from_plane(self._reader.plane, (image.shape[1], image.shape[0]))
+            found = self._camera.stand(found)
         self.status.found = found
         orientation = self.profile.orientation
         out: list[Observation] = []

@@ -45,6 +45,37 @@ def test_calibrate_then_read_prints_ids(tmp_path, capsys):
     assert "XGID=" in out
 
 
+def test_flat_dice_are_read_where_painted_and_standing_ones_where_they_stand(tmp_path, capsys):
+    """`--flat-dice` (rendered frames) leaves the dice where the finder marks them; without it, on a board seen 30
+    degrees off overhead, each die is moved towards the camera, by millimetres; a flat profile says the same."""
+    from companion.rules.layout import BoardLayout
+    from companion.sim.render import Die
+
+    layout = BoardLayout()
+    x0, y0, x1, y1 = layout.dice_area(0)
+    scene = Scene.from_position(Position.start(), 0, dice=(Die(2, x0 + 40, y0 + 30), Die(6, x1 - 40, y1 - 30)),
+                                roller=0)
+    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=30), Effects(noise=3), np.random.default_rng(2))
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), image)
+    corners = [f"{x:.1f},{y:.1f}" for x, y in image_corners(label)]
+    dice = {}
+    for flat in (["--flat-dice"], []):
+        assert main(["read", str(path), "--corners", *corners, "--json", *flat]) == 0
+        dice[bool(flat)] = sorted(json.loads(capsys.readouterr().out)["dice"], key=lambda d: d["value"])
+    assert [d["value"] for d in dice[True]] == [2, 6]
+    assert [d["box"] for d in dice[True]] == [d["box"] for d in dice[False]]  # the picture's boxes stay
+    for painted, standing in zip(dice[True], dice[False]):
+        assert 2.0 < np.hypot(*np.subtract(painted["at"], standing["at"])) < 20.0
+    start, start_label = Renderer(STYLES[0]).render(Scene.from_position(Position.start(), 0), Pose(tilt=30),
+                                                    Effects(noise=3), np.random.default_rng(2))
+    cv2.imwrite(str(tmp_path / "start.png"), start)
+    profile = tmp_path / "flat.toml"
+    assert main(["calibrate", "--image", str(tmp_path / "start.png"), "--corners", *corners, "--out", str(profile),
+                 "--flat-dice"]) == 0
+    assert "flat_dice = true" in profile.read_text()
+
+
 def test_unreadable_and_non_board_images_exit_2(tmp_path, capsys):
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"\xff\xd8 not really a jpeg")
