@@ -1,10 +1,10 @@
 """Where the camera is, worked out from the board's homography, and where a die or the cube stands.
 
-Everything else in the pipeline lives on the board's surface; a die does not. The camera sees a die's top about
-14 mm above the board, so the place the finder marks on the rectified plane lies away from the camera: by the
-mark's height times its distance from the point under the camera, over the camera's height. From 600 mm up and 40
-degrees off overhead (the most `calibration/README.md` allows) that is 7 mm on the near side of the board and 17
-mm on the far side; a die counts as resting on a checker by a margin of 5.7 mm, so the place must be corrected.
+Everything else in the pipeline lives on the board's surface; a die does not. It stands 19 mm tall, and the point
+the finder marks on it (taken as 14 mm up, `MARK_HEIGHT`) is seen on the rectified plane away from the camera: by
+the mark's height times its distance from the point under the camera, over the camera's height less the mark's.
+From 600 mm up and 40 degrees off overhead (the most `calibration/README.md` allows) that is 7 mm on the near side
+of the board and 17 mm on the far side; a die counts as resting on a checker by a margin of 5.7 mm.
 
 The camera's pose follows from the board-to-image homography once the focal length is known (Zhang, "A flexible new
 technique for camera calibration", 2000, section 2.3): with square pixels and the principal point at the image's
