@@ -27,6 +27,11 @@ DEFAULT_FOCAL = 0.8
 """A webcam's focal length in image widths (a 64-degree horizontal field), where the picture cannot tell it."""
 FOCAL_RANGE = (0.3, 3.0)
 """Focal lengths (image widths) believed from a homography: outside, the board is too near square-on to tell."""
+LEAST_TILT = 10.0
+"""Degrees off overhead under which the focal length the homography gives is not believed: there a pixel of error
+in the corners moves it far. `benchmarks/camera_bench.py`, 1 px of corner noise, 5 degrees off: dice put back up to
+9.0 mm off with the corners' focal length (before this guard), 2.7 mm with `DEFAULT_FOCAL`; from 15 degrees on the
+corners' focal length places dice as well as the true camera does (median 0.72 against 0.70 mm at 15 degrees)."""
 DIE_SIZE = 19.0
 CUBE_SIZE = 26.0
 """The layout's die and the common cube (mm): both stand on the board."""
@@ -46,6 +51,8 @@ class Camera:
     """Pixels."""
     focal_known: bool
     """Whether the homography told the focal length (False: `DEFAULT_FOCAL`)."""
+    axis_cosine: float = 1.0
+    """The cosine of the angle between the camera's axis and the board's normal."""
 
     @classmethod
     def from_plane(cls, plane: Plane, image_size: tuple[int, int]) -> Camera:
@@ -54,9 +61,16 @@ class Camera:
         to_centre = np.array([[1.0, 0.0, -width / 2], [0.0, 1.0, -height / 2], [0.0, 0.0, 1.0]])
         g = to_centre @ plane.mm_to_image()
         focal = _focal(g)
-        known = focal is not None and FOCAL_RANGE[0] * width <= focal <= FOCAL_RANGE[1] * width
-        if not known:
-            focal = DEFAULT_FOCAL * width
+        if focal is not None and FOCAL_RANGE[0] * width <= focal <= FOCAL_RANGE[1] * width:
+            camera = cls._posed(g, focal, True)
+            if camera.tilt() >= LEAST_TILT:
+                return camera
+        return cls._posed(g, DEFAULT_FOCAL * width, False)
+
+    @classmethod
+    def _posed(cls, g: np.ndarray, focal: float, known: bool) -> Camera:
+        """The camera of the centred homography `g`, given its focal length: the board's axes and the camera's
+        offset, seen through it, scaled to unit axes."""
         b = np.diag([1 / focal, 1 / focal, 1.0]) @ g
         scale = 2.0 / (np.linalg.norm(b[:, 0]) + np.linalg.norm(b[:, 1]))
         r1, r2, t = b[:, 0] * scale, b[:, 1] * scale, b[:, 2] * scale
@@ -64,7 +78,11 @@ class Camera:
             r1, r2, t = -r1, -r2, -t
         rotation = np.column_stack([r1, r2, np.cross(r1, r2)])
         x, y, z = -rotation.T @ t
-        return cls((float(x), float(y), float(abs(z))), float(focal), bool(known))
+        return cls((float(x), float(y), float(abs(z))), float(focal), known, float(rotation[2, 2]))
+
+    def tilt(self) -> float:
+        """Degrees between the camera's axis and the board's normal."""
+        return float(np.degrees(np.arccos(min(1.0, abs(self.axis_cosine)))))
 
     def standing(self, at: tuple[float, float], height: float) -> tuple[float, float]:
         """Where a point the camera sees `height` mm above the board stands, given the place on the board's surface
