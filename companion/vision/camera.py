@@ -51,8 +51,8 @@ class Camera:
     """Pixels."""
     focal_known: bool
     """Whether the homography told the focal length (False: `DEFAULT_FOCAL`)."""
-    axis_cosine: float = 1.0
-    """The cosine of the angle between the camera's axis and the board's normal."""
+    tilt: float = 0.0
+    """Degrees between the camera's axis and the board's normal."""
 
     @classmethod
     def from_plane(cls, plane: Plane, image_size: tuple[int, int]) -> Camera:
@@ -63,7 +63,7 @@ class Camera:
         focal = _focal(g)
         if focal is not None and FOCAL_RANGE[0] * width <= focal <= FOCAL_RANGE[1] * width:
             camera = cls._posed(g, focal, True)
-            if camera.tilt() >= LEAST_TILT:
+            if camera.tilt >= LEAST_TILT:
                 return camera
         return cls._posed(g, DEFAULT_FOCAL * width, False)
 
@@ -78,11 +78,8 @@ class Camera:
             r1, r2, t = -r1, -r2, -t
         rotation = np.column_stack([r1, r2, np.cross(r1, r2)])
         x, y, z = -rotation.T @ t
-        return cls((float(x), float(y), float(abs(z))), float(focal), known, float(rotation[2, 2]))
-
-    def tilt(self) -> float:
-        """Degrees between the camera's axis and the board's normal."""
-        return float(np.degrees(np.arccos(min(1.0, abs(self.axis_cosine)))))
+        tilt = float(np.degrees(np.arccos(min(1.0, abs(rotation[2, 2])))))
+        return cls((float(x), float(y), float(abs(z))), float(focal), known, tilt)
 
     def standing(self, at: tuple[float, float], height: float) -> tuple[float, float]:
         """Where a point the camera sees `height` mm above the board stands, given the place on the board's surface

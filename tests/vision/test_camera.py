@@ -29,6 +29,7 @@ def test_a_tilted_board_tells_the_focal_length_and_where_the_camera_is(tilt, tur
     camera = Camera.from_plane(plane, (1280, 720))
     assert camera.focal_known and camera.focal == pytest.approx(1000.0, rel=1e-3)
     assert camera.centre == pytest.approx((centre[0], centre[1], -centre[2]), abs=0.5)
+    assert camera.tilt == pytest.approx(tilt, abs=0.05)
 
 
 @pytest.mark.parametrize("tilt", [0, 5])
