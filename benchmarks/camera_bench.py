@@ -43,7 +43,8 @@ def main() -> int:
     print(f"{'tilt':>5} {'focal told':>11} {'as seen':>20} {'corrected':>20} {'true camera':>20}")
     for tilt in TILTS:
         pinhole = Pinhole(tilt, 3.0, 600.0, 900.0)
-        true = Camera((float(pinhole.centre[0]), float(pinhole.centre[1]), float(-pinhole.centre[2])), 900.0, True)
+        true = Camera((float(pinhole.centre[0]), float(pinhole.centre[1]), float(-pinhole.centre[2])), 900.0, True,
+                      float(tilt))
         seen, corrected, ideal, told = [], [], [], 0
         for _ in range(args.trials):
             corners = tuple((x + rng.normal(0, args.noise), y + rng.normal(0, args.noise))
