@@ -407,21 +407,41 @@ def _frame_textures(width: int, height: int):
 
 def dice_validity(scene: Scene, layout: BoardLayout) -> tuple[bool, str | None]:
     """Whether the dice as they lie make a valid roll, and if not why: flat, on the board's surface, in the
-    roller's right-hand half, not on a checker (rules 000 and 003)."""
+    roller's right-hand half, not on a checker (rules 000 and 003). A die leaning against a checker is cocked."""
     if not scene.dice:
         return True, None
-    if any(d.cocked for d in scene.dice):
+    if any(d.cocked or leans_on_checker(d, scene, layout) for d in scene.dice):
         return False, COCKED
-    for d in scene.dice:
-        for index, (owner, count) in enumerate(scene.points):
-            for i in range(count):
-                x, y = layout.checker_centre(index + 1, i, count, layered=scene.layered)
-                if math.hypot(d.x - x, d.y - y) < CHECKER / 2 + DIE * 0.3:
-                    return False, ON_A_CHECKER
+    centres = checker_centres(scene, layout)
+    if any(math.hypot(d.x - x, d.y - y) < CHECKER / 2 for d in scene.dice for x, y in centres):
+        return False, ON_A_CHECKER
     if scene.roller is not None:
         if any(layout.right_half_owner(d.x, d.y) != scene.roller for d in scene.dice):
             return False, MISPLACED
     return True, None
+
+
+def checker_centres(scene: Scene, layout: BoardLayout) -> list[tuple[float, float]]:
+    """Where every checker on a point lies (mm)."""
+    return [layout.checker_centre(index + 1, i, count, layered=scene.layered)
+            for index, (_, count) in enumerate(scene.points) for i in range(count)]
+
+
+def leans_on_checker(die: Die, scene: Scene, layout: BoardLayout) -> bool:
+    """Whether a die thrown to its place would lean against a checker: its square reaches over a checker's disc
+    while its middle is over none. No die lies flat there (it would stand on the checker's rim); it rests on an
+    edge against the checker, which rule 003 calls cocked. A die whose middle is over a checker rests on it."""
+    centres = checker_centres(scene, layout)
+    if any(math.hypot(die.x - x, die.y - y) < CHECKER / 2 for x, y in centres):
+        return False
+    turn = math.radians(die.angle)
+    cos, sin = math.cos(turn), math.sin(turn)
+    for x, y in centres:
+        dx, dy = x - die.x, y - die.y
+        u, v = abs(dx * cos - dy * sin), abs(dx * sin + dy * cos)  # in the die's own axes, as `_paste_square` turns it
+        if math.hypot(max(u - DIE / 2, 0.0), max(v - DIE / 2, 0.0)) < CHECKER / 2:
+            return True
+    return False
 
 
 def _cocked(top: np.ndarray, side: np.ndarray) -> np.ndarray:
@@ -516,5 +536,5 @@ def random_position(rng: np.random.Generator) -> tuple[Position, int]:
     return position, mover
 
 
-__all__ = ["Die", "Effects", "FrameLabel", "Hand", "PX", "Pose", "Renderer", "Scene", "dice_validity",
+__all__ = ["Die", "Effects", "FrameLabel", "Hand", "PX", "Pose", "Renderer", "Scene", "checker_centres", "dice_validity", "leans_on_checker",
            "random_position"]

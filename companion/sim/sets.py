@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.rules.layout import CHECKER, BoardLayout
-from companion.sim.render import DIE, Die, Effects, FrameLabel, Hand, Pose, Renderer, Scene, random_position
+from companion.sim.render import (DIE, Die, Effects, FrameLabel, Hand, Pose, Renderer, Scene, leans_on_checker,
+                                  random_position)
 from companion.sim.styles import DEV_STYLES, STYLES, Style, random_style, vivid_checkers
 
 
@@ -134,6 +135,8 @@ def _with_dice_and_cube(scene: Scene, layout: BoardLayout, spec: SetSpec, rng: n
             point, count = occupied[int(rng.integers(len(occupied)))]
             x, y = layout.checker_centre(point, 0, count, layered=scene.layered)
             spots[0] = Die(first.value, x + CHECKER * 0.1, y, first.angle)
+    # where a thrown die lands half over a checker it cannot lie flat: it leans against it, cocked
+    spots = [replace(d, cocked=True) if leans_on_checker(d, scene, layout) else d for d in spots]
     return replace(scene, dice=tuple(spots), cube_value=cube_value, cube_place=place)
 
 

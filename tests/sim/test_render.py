@@ -11,8 +11,8 @@ import pytest
 from companion.rules import Position
 from companion.rules.layout import BoardLayout
 from companion.sim import DEV, HELDOUT, STYLES, Effects, Pose, Renderer, Scene, frame, sample
-from companion.sim.render import Die, Hand, dice_validity
-from companion.sim.sets import DEV_HARD
+from companion.sim.render import Die, Hand, dice_validity, leans_on_checker
+from companion.sim.sets import DEV_HARD, DEV_VIVID
 from companion.sim.styles import vivid_checkers
 from companion.sim.truth import luminance
 from companion.sim.video import GameFilm, self_play, turns_from_events, write_film
@@ -113,6 +113,36 @@ def test_dice_validity_labels():
     on = (good[0], Die(5, x, y))
     assert "on a checker" in dice_validity(replace(base, dice=on), layout)[1]
 
+
+
+def test_a_die_half_over_a_checker_leans_against_it():
+    """A flat die cannot overlap a checker's disc unless its middle is over it (then it rests on it): it leans,
+    and rule 003 calls that cocked. The die's square counts, turned as it is drawn."""
+    layout = BoardLayout()
+    base = Scene.from_position(Position.start(), 0, roller=0)
+    x, y = layout.checker_centre(6, 4, 5)  # the tip of the 6-point's stack, towards the middle of the board
+    toward = -1 if y > 220 else 1
+    beside = Die(5, x, y + toward * 28.0)  # edge 18.5 mm from the checker's centre: over its 21 mm rim
+    clear = Die(5, x, y + toward * 31.0)
+    corner = Die(5, x, y + toward * 32.0, angle=45.0)  # a corner reaches 13.4 mm: over the rim
+    for die, leans in ((beside, True), (clear, False), (corner, True), (Die(5, x, y + toward * 10.0), False)):
+        assert leans_on_checker(die, base, layout) is leans, die
+    assert dice_validity(replace(base, dice=(beside,)), layout)[1] == "a die is cocked"
+    assert dice_validity(replace(base, dice=(clear,), roller=None), layout) == (True, None)
+    assert "on a checker" in dice_validity(replace(base, dice=(Die(5, x, y + toward * 10.0),)), layout)[1]
+
+
+@pytest.mark.parametrize("spec", [DEV, DEV_HARD, DEV_VIVID, HELDOUT], ids=lambda s: s.name)
+def test_the_sets_lay_no_die_flat_over_a_checker(spec):
+    """Every thrown die the sets show flat lies clear of the checkers, or on one: none half over a rim."""
+    leaning = 0
+    for index in range(400):
+        _, scene, pose, _, _ = sample(spec, index)
+        layout = BoardLayout(pose.home_right)
+        for die in scene.dice:
+            assert die.cocked or not leans_on_checker(die, scene, layout), (spec.name, index)
+            leaning += die.cocked and leans_on_checker(replace(die, cocked=False), scene, layout)
+    assert leaning > 0  # the rule is exercised: some throws land against a checker
 
 def test_a_hand_over_the_board_marks_the_points_it_covers():
     renderer = Renderer(STYLES[1], 640, 360)
