@@ -18,7 +18,8 @@ from companion.vision.plane import slot_is_top, slot_x
 from companion.vision.reader import ImageReading
 
 ON_CHECKER = CHECKER / 2 + 19.0 * 0.3
-"""A die's centre this close to a checker's (mm) lies on it, not beside it."""
+"""A die's centre this close to a checker's (mm) touches it: on it, or leaning against it. Flat beside a checker a
+19 mm die's centre is at least 30.5 mm from the checker's."""
 TRAY_MIDDLE = 20.0
 """A cube in the tray whose centre is nearer its middle than this (mm) is nobody's: a 26 mm cube reaching into
 both halves."""
@@ -30,19 +31,23 @@ def player0_mm(at: tuple[float, float], orientation: Orientation) -> tuple[float
     return (x, y) if orientation.player0_at_bottom else (PLAY_WIDTH - x, PLAY_HEIGHT - y)
 
 
-def rests_on_checker(at: tuple[float, float], reading: ImageReading) -> bool:
-    """Whether a die centred at `at` (image-order mm) lies on a checker the reading shows on a point: each of its
-    checkers where the stack's layout (layered or squeezed, as read) puts it."""
+def checker_contact(at: tuple[float, float], reading: ImageReading) -> str | None:
+    """How a die centred at `at` (image-order mm) meets the checkers the reading shows on the points (each where
+    the stack's layout, layered or squeezed as read, puts it): ON_A_CHECKER when its middle is over one (it lies on
+    it), COCKED when it reaches over a checker's rim from beside (no die lies flat there: it leans against the
+    checker, which rule 003 calls cocked), None when it is clear."""
     x, y = at
+    nearest = math.inf
     for slot, point in enumerate(reading.points):
         if not point.count or abs(x - slot_x(slot)) > POINT_WIDTH / 2 + 5:
             continue
         for index in range(point.count):
             along = column_along(index, point.count, layered=point.layered)
             cy = along if slot_is_top(slot) else PLAY_HEIGHT - along
-            if math.hypot(x - slot_x(slot), y - cy) < ON_CHECKER:
-                return True
-    return False
+            nearest = min(nearest, math.hypot(x - slot_x(slot), y - cy))
+    if nearest < CHECKER / 2:
+        return ON_A_CHECKER
+    return COCKED if nearest < ON_CHECKER else None
 
 
 def dice_reading(found: Found, reading: ImageReading | None, orientation: Orientation,
@@ -62,13 +67,15 @@ def dice_reading(found: Found, reading: ImageReading | None, orientation: Orient
         return DiceReading((), False, COCKED, time=time)
     if len(dice) != 2:
         return None
-    resting = [reading is not None and d.at is not None and rests_on_checker(d.at, reading) for d in dice]
+    contacts = {checker_contact(d.at, reading) for d in dice if reading is not None and d.at is not None}
+    if COCKED in contacts:  # seen flat, yet half over a checker's rim: it leans, however flat its top looked
+        return DiceReading((), False, COCKED, time=time)
     places = [player0_mm(d.at, orientation) if d.at is not None else None for d in dice]
     halves = tuple(BoardLayout.right_half_owner(*p) if p is not None else None for p in places)
     values = tuple(d.value for d in dice)
     if halves == (1, 0):
         values, halves = values[::-1], halves[::-1]
-    if any(resting):
+    if ON_A_CHECKER in contacts:
         # the values go with it: if the table plays the roll anyway, the referee records what was played
         return DiceReading(values, False, ON_A_CHECKER, halves=halves, time=time)  # type: ignore[arg-type]
     return DiceReading(values, halves=halves, time=time)  # type: ignore[arg-type]
@@ -101,8 +108,8 @@ def dice_json(found: Found, reading: ImageReading | None = None) -> list[dict]:
     half is right depends on whose roll it is, which a photo does not say)."""
     out = []
     for die in found.dice:
-        resting = reading is not None and die.at is not None and rests_on_checker(die.at, reading)
-        reason = COCKED if die.cocked else ON_A_CHECKER if resting else None  # as `dice_reading` gives them
+        contact = checker_contact(die.at, reading) if reading is not None and die.at is not None else None
+        reason = COCKED if die.cocked else contact  # as `dice_reading` gives them
         entry = {"value": die.value, "box": list(die.box), "valid": reason is None, "reason": reason,
                  "confidence": round(die.confidence, 4)}
         if die.at is not None:  # where it stands on the playing area, mm from its top-left corner in image order
@@ -123,4 +130,4 @@ def cube_json(found: Found, orientation: Orientation | None = None) -> dict | No
     return out
 
 
-__all__ = ["cube_json", "cube_reading", "dice_json", "dice_reading", "player0_mm", "rests_on_checker"]
+__all__ = ["checker_contact", "cube_json", "cube_reading", "dice_json", "dice_reading", "player0_mm"]

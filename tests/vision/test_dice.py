@@ -27,7 +27,7 @@ from companion.vision.orientation import Orientation
 from companion.vision.photos import HELD_OUT_FOLD, fold_of, photos, read_labels
 from companion.vision.plane import Plane, slot_x
 from companion.vision.reader import BoardReader, HalfRead, ImageReading, SlotRead
-from companion.vision.roll import cube_reading, dice_json, dice_reading, player0_mm, rests_on_checker
+from companion.vision.roll import checker_contact, cube_reading, dice_json, dice_reading, player0_mm
 from tests.conftest import SHARED
 
 PHOTOS = SHARED / "data" / "dice_photos"
@@ -196,9 +196,24 @@ def _one_stack(slot, count, layered=True):
 def test_a_die_by_a_tall_stack_rests_on_it_only_where_the_stack_reaches(layered):
     """Eight checkers reach 210 mm from the edge in two layers, 220 mm squeezed into one column: a die 218 mm out
     lies on the squeezed stack's outer checker and beside the layered stack. Fifteen in three layers reach 252."""
-    assert rests_on_checker((slot_x(3), 218.0), _one_stack(3, 8, layered)) is not layered
-    assert rests_on_checker((slot_x(3) + 30, 218.0), _one_stack(3, 8, layered)) is False  # off the point's line
-    assert rests_on_checker((slot_x(3), 245.0), _one_stack(3, 15, layered)) is layered
+    assert checker_contact((slot_x(3), 218.0), _one_stack(3, 8, layered)) == (None if layered else ON_A_CHECKER)
+    assert checker_contact((slot_x(3) + 31, 218.0), _one_stack(3, 8, layered)) is None  # off the point's line
+    assert checker_contact((slot_x(3), 245.0), _one_stack(3, 15, layered)) == (ON_A_CHECKER if layered else None)
+
+
+def test_a_die_seen_flat_half_over_a_checker_leans_against_it():
+    """A flat die's centre is over a checker (on it) or at least 30.5 mm from its centre (beside it). Found between,
+    within 26.7 mm, its square reaches over the checker's rim: it leans against it, and rule 003 calls it cocked,
+    however flat its top looked to the reader."""
+    orientation = Orientation(True, True, "light")
+    reading = _one_stack(3, 2)  # checkers 21 and 63 mm from the top edge
+    flat = DieRead(5, (400, 200, 20, 20), 0.9, False, at=(400.0, 230.0))
+    for along, contact in ((63 + 20.0, ON_A_CHECKER), (63 + 23.0, COCKED), (63 + 26.0, COCKED), (63 + 28.0, None)):
+        assert checker_contact((slot_x(3), along), reading) == contact, along
+        die = DieRead(3, (100, 20, 20, 20), 0.9, False, at=(slot_x(3), along))
+        roll = dice_reading(Found((die, flat)), reading, orientation)
+        assert roll.reason == contact and roll.valid is (contact is None), along
+        assert dice_json(Found((die,)), reading)[0]["reason"] == contact
 
 
 def test_a_die_leaning_on_a_checker_is_cocked():
