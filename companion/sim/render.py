@@ -536,5 +536,5 @@ def random_position(rng: np.random.Generator) -> tuple[Position, int]:
     return position, mover
 
 
-__all__ = ["Die", "Effects", "FrameLabel", "Hand", "PX", "Pose", "Renderer", "Scene", "checker_centres", "dice_validity", "leans_on_checker",
-           "random_position"]
+__all__ = ["Die", "Effects", "FrameLabel", "Hand", "PX", "Pose", "Renderer", "Scene", "checker_centres",
+           "dice_validity", "leans_on_checker", "random_position"]
