@@ -151,7 +151,7 @@ class GameFilm:
         rest: list[Die] = []
         for thrower, value in zip(throwers, values):
             x0, y0, x1, y1 = self.layout.dice_area(thrower)
-            for _ in range(40):  # the script's roll stands: a die apart from the other, not resting on a checker
+            for _ in range(40):  # the roll stands: apart from the other die, neither on a checker nor leaning on one
                 x, y = float(self.rng.uniform(x0 + DIE, x1 - DIE)), float(self.rng.uniform(y0 + DIE / 2, y1 - DIE / 2))
                 die = Die(value, x, y, float(self.rng.uniform(0, 360)))
                 if all(math.hypot(x - d.x, y - d.y) > DIE * 1.6 for d in rest) and \
