@@ -114,7 +114,6 @@ def test_dice_validity_labels():
     assert "on a checker" in dice_validity(replace(base, dice=on), layout)[1]
 
 
-
 def test_a_die_half_over_a_checker_leans_against_it():
     """A flat die cannot overlap a checker's disc unless its middle is over it (then it rests on it): it leans,
     and rule 003 calls that cocked. The die's square counts, turned as it is drawn."""
@@ -143,6 +142,7 @@ def test_the_sets_lay_no_die_flat_over_a_checker(spec):
             assert die.cocked or not leans_on_checker(die, scene, layout), (spec.name, index)
             leaning += die.cocked and leans_on_checker(replace(die, cocked=False), scene, layout)
     assert leaning > 0  # the rule is exercised: some throws land against a checker
+
 
 def test_a_hand_over_the_board_marks_the_points_it_covers():
     renderer = Renderer(STYLES[1], 640, 360)

@@ -197,7 +197,7 @@ def test_a_die_by_a_tall_stack_rests_on_it_only_where_the_stack_reaches(layered)
     """Eight checkers reach 210 mm from the edge in two layers, 220 mm squeezed into one column: a die 218 mm out
     lies on the squeezed stack's outer checker and beside the layered stack. Fifteen in three layers reach 252."""
     assert checker_contact((slot_x(3), 218.0), _one_stack(3, 8, layered)) == (None if layered else ON_A_CHECKER)
-    assert checker_contact((slot_x(3) + 31, 218.0), _one_stack(3, 8, layered)) is None  # off the point's line
+    assert checker_contact((slot_x(3) + 30, 218.0), _one_stack(3, 8, layered)) is None  # off the point's line
     assert checker_contact((slot_x(3), 245.0), _one_stack(3, 15, layered)) == (ON_A_CHECKER if layered else None)
 
 
