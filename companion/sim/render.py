@@ -410,9 +410,9 @@ def dice_validity(scene: Scene, layout: BoardLayout) -> tuple[bool, str | None]:
     roller's right-hand half, not on a checker (rules 000 and 003). A die leaning against a checker is cocked."""
     if not scene.dice:
         return True, None
-    if any(d.cocked or leans_on_checker(d, scene, layout) for d in scene.dice):
-        return False, COCKED
     centres = checker_centres(scene, layout)
+    if any(d.cocked or leans_on_checker(d, centres) for d in scene.dice):
+        return False, COCKED
     if any(math.hypot(d.x - x, d.y - y) < CHECKER / 2 for d in scene.dice for x, y in centres):
         return False, ON_A_CHECKER
     if scene.roller is not None:
@@ -427,11 +427,11 @@ def checker_centres(scene: Scene, layout: BoardLayout) -> list[tuple[float, floa
             for index, (_, count) in enumerate(scene.points) for i in range(count)]
 
 
-def leans_on_checker(die: Die, scene: Scene, layout: BoardLayout) -> bool:
-    """Whether a die thrown to its place would lean against a checker: its square reaches over a checker's disc
-    while its middle is over none. No die lies flat there (it would stand on the checker's rim); it rests on an
-    edge against the checker, which rule 003 calls cocked. A die whose middle is over a checker rests on it."""
-    centres = checker_centres(scene, layout)
+def leans_on_checker(die: Die, centres: list[tuple[float, float]]) -> bool:
+    """Whether a die thrown to its place would lean against one of the checkers at `centres`: its square reaches
+    over a checker's disc while its middle is over none. No die lies flat there (it would stand on the checker's
+    rim); it rests on an edge against the checker, which rule 003 calls cocked. A die whose middle is over a
+    checker rests on it."""
     if any(math.hypot(die.x - x, die.y - y) < CHECKER / 2 for x, y in centres):
         return False
     turn = math.radians(die.angle)

@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.rules.layout import CHECKER, BoardLayout
-from companion.sim.render import (DIE, Die, Effects, FrameLabel, Hand, Pose, Renderer, Scene, leans_on_checker,
-                                  random_position)
+from companion.sim.render import (DIE, Die, Effects, FrameLabel, Hand, Pose, Renderer, Scene, checker_centres,
+                                  leans_on_checker, random_position)
 from companion.sim.styles import DEV_STYLES, STYLES, Style, random_style, vivid_checkers
 
 
@@ -136,7 +136,8 @@ def _with_dice_and_cube(scene: Scene, layout: BoardLayout, spec: SetSpec, rng: n
             x, y = layout.checker_centre(point, 0, count, layered=scene.layered)
             spots[0] = Die(first.value, x + CHECKER * 0.1, y, first.angle)
     # where a thrown die lands half over a checker it cannot lie flat: it leans against it, cocked
-    spots = [replace(d, cocked=True) if leans_on_checker(d, scene, layout) else d for d in spots]
+    centres = checker_centres(scene, layout)
+    spots = [replace(d, cocked=True) if leans_on_checker(d, centres) else d for d in spots]
     return replace(scene, dice=tuple(spots), cube_value=cube_value, cube_place=place)
 
 

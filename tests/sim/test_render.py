@@ -11,7 +11,7 @@ import pytest
 from companion.rules import Position
 from companion.rules.layout import BoardLayout
 from companion.sim import DEV, HELDOUT, STYLES, Effects, Pose, Renderer, Scene, frame, sample
-from companion.sim.render import Die, Hand, dice_validity, leans_on_checker
+from companion.sim.render import Die, Hand, checker_centres, dice_validity, leans_on_checker
 from companion.sim.sets import DEV_HARD, DEV_VIVID
 from companion.sim.styles import vivid_checkers
 from companion.sim.truth import luminance
@@ -124,8 +124,9 @@ def test_a_die_half_over_a_checker_leans_against_it():
     beside = Die(5, x, y + toward * 28.0)  # edge 18.5 mm from the checker's centre: over its 21 mm rim
     clear = Die(5, x, y + toward * 31.0)
     corner = Die(5, x, y + toward * 32.0, angle=45.0)  # a corner reaches 13.4 mm: over the rim
+    centres = checker_centres(base, layout)
     for die, leans in ((beside, True), (clear, False), (corner, True), (Die(5, x, y + toward * 10.0), False)):
-        assert leans_on_checker(die, base, layout) is leans, die
+        assert leans_on_checker(die, centres) is leans, die
     assert dice_validity(replace(base, dice=(beside,)), layout)[1] == "a die is cocked"
     assert dice_validity(replace(base, dice=(clear,), roller=None), layout) == (True, None)
     assert "on a checker" in dice_validity(replace(base, dice=(Die(5, x, y + toward * 10.0),)), layout)[1]
@@ -137,10 +138,10 @@ def test_the_sets_lay_no_die_flat_over_a_checker(spec):
     leaning = 0
     for index in range(400):
         _, scene, pose, _, _ = sample(spec, index)
-        layout = BoardLayout(pose.home_right)
+        centres = checker_centres(scene, BoardLayout(pose.home_right))
         for die in scene.dice:
-            assert die.cocked or not leans_on_checker(die, scene, layout), (spec.name, index)
-            leaning += die.cocked and leans_on_checker(replace(die, cocked=False), scene, layout)
+            assert die.cocked or not leans_on_checker(die, centres), (spec.name, index)
+            leaning += die.cocked and leans_on_checker(die, centres)
     assert leaning > 0  # the rule is exercised: some throws land against a checker
 
 
