@@ -33,6 +33,7 @@ from companion.sim.sets import SETS, frame, sample  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.reader import MODELS, BoardReader  # noqa: E402
+from companion.vision.strip_reader import StripReader  # noqa: E402
 
 
 def judge(reading, label, orient: Orientation) -> dict:
@@ -86,6 +87,9 @@ def main() -> int:
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--show-misses", type=int, default=10)
     parser.add_argument("--models", type=Path, default=MODELS, help="the checker models' folder (to compare two)")
+    parser.add_argument("--reader", choices=("classic", "strips"), default="classic",
+                        help="the classic reader (the simulator's board) or the strip network (with the "
+                        "simulator's geometry, as a calibrated profile gives it)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     rng = np.random.default_rng(7)
@@ -102,8 +106,11 @@ def main() -> int:
         image, label = frame(args.set, index, renderers=renderers)
         corners = np.array(image_corners(label)) + rng.uniform(-args.jitter, args.jitter, (4, 2))
         orient = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
-        reader = BoardReader(tuple(map(tuple, corners)), trays="right" if orient.tray_on_right() else "left",
-                             models=args.models)
+        trays = "right" if orient.tray_on_right() else "left"
+        if args.reader == "strips":
+            reader = StripReader(tuple(map(tuple, corners)), trays=trays, models=args.models)
+        else:
+            reader = BoardReader(tuple(map(tuple, corners)), trays=trays, models=args.models)
         start = time.perf_counter()
         reading = reader.read(image)
         times.append((time.perf_counter() - start) * 1000)
@@ -143,7 +150,7 @@ def main() -> int:
             row[3] += frame_ok
         misses.extend((index, *m) for m in result["misses"])
     pct = lambda a, b: f"{100 * a / b:.3f}%" if b else "n/a"  # noqa: E731
-    print(f"vision_bench: {totals['frames']} frames of the {args.set} set from index {args.start}, "
+    print(f"vision_bench: {args.reader} reader, {totals['frames']} frames of the {args.set} set from index {args.start}, "
           f"corners jittered by up to {args.jitter} px")
     print(f"  points correct (colour right, true count in low..high): {totals['correct']}/{totals['points']} "
           f"= {pct(totals['correct'], totals['points'])}   [target >= 99.9%]")

@@ -28,6 +28,61 @@ Rect = tuple[float, float, float, float]
 """x0, y0, x1, y1."""
 
 
+@dataclass(frozen=True, slots=True)
+class BoardGeometry:
+    """The measurements of one physical board, in millimetres. Boards differ (a bar of 5-10 % of the width,
+    points of 35-45 % of the height, checkers of 0.8-0.98 of a point's width), so the reader measures them at
+    calibration and keeps them in the board's profile; the defaults are the simulator's board (the module's
+    constants above)."""
+
+    play_width: float = PLAY_WIDTH
+    """The playing area's width, the bar included."""
+    play_height: float = PLAY_HEIGHT
+    bar_width: float = BAR_WIDTH
+    point_length: float = POINT_LENGTH
+    checker: float = CHECKER
+    """A checker's diameter."""
+
+    def __post_init__(self) -> None:
+        if min(self.play_width, self.play_height, self.bar_width, self.point_length, self.checker) <= 0:
+            raise ValueError("a board's measurements are all positive")
+        if not 0.02 <= self.bar_width / self.play_width <= 0.2:
+            raise ValueError(f"a bar of {self.bar_width:g} mm in a playing area {self.play_width:g} mm wide "
+                             "is not a backgammon board's")
+        if self.point_length >= self.play_height / 2:
+            raise ValueError("a point reaches at most to the board's middle")
+        if not 0.5 <= self.checker / self.point_width <= 1.2:
+            raise ValueError(f"checkers of {self.checker:g} mm do not fit points {self.point_width:.1f} mm wide")
+
+    @property
+    def point_width(self) -> float:
+        return (self.play_width - self.bar_width) / 12
+
+    @property
+    def half_width(self) -> float:
+        """One half of the playing area, from its outer edge to the bar."""
+        return 6 * self.point_width
+
+    def slot_x(self, slot: int) -> float:
+        """The centre line of image slot 0..23 (0..11 along the top edge from the left, 12..23 along the bottom
+        from the left), mm from the playing area's left edge."""
+        j = slot % 12
+        x = self.point_width * (j + 0.5)
+        return x if j < 6 else x + self.bar_width
+
+    def bar_x(self) -> float:
+        return self.half_width + self.bar_width / 2
+
+    def with_bar(self, fraction: float) -> BoardGeometry:
+        """The same board with a bar `fraction` of the playing area's width (what measuring the bar changes)."""
+        return BoardGeometry(self.play_width, self.play_height, fraction * self.play_width, self.point_length,
+                             self.checker * (1 - fraction) / (1 - self.bar_width / self.play_width))
+
+
+STANDARD = BoardGeometry()
+"""The simulator's board: what a reader assumes before it has measured the board in front of it."""
+
+
 def column_along(index: int, count: int, *, layered: bool = True) -> float:
     """How far from the board's edge (mm) the `index`-th checker of a stack of `count` lies: five fit in a column;
     taller stacks go on in a second (and third) layer over the gaps, or squeeze into one column that reaches the
@@ -140,4 +195,4 @@ class BoardLayout:
         return (left, -FRAME, right, PLAY_HEIGHT + FRAME)
 
 
-__all__ = ["BoardLayout", "CHECKER", "PLAY_HEIGHT", "PLAY_WIDTH", "POINT_LENGTH", "POINT_WIDTH", "column_along"]
+__all__ = ["BoardGeometry", "BoardLayout", "STANDARD", "CHECKER", "PLAY_HEIGHT", "PLAY_WIDTH", "POINT_LENGTH", "POINT_WIDTH", "column_along"]

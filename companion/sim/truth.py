@@ -27,4 +27,19 @@ def player0_colour(style: Style) -> str:
     return "light" if luminance(style.checkers[0]) >= luminance(style.checkers[1]) else "dark"
 
 
-__all__ = ["image_corners", "luminance", "player0_colour"]
+
+
+def strip_counts(points, bar, orientation, occluded=(), bar_hidden: bool = False) -> list[int]:
+    """The truth per strip (`companion.vision.strips`: 24 points in image order, then the bar's top and bottom
+    halves): how many checkers, or -1 where a hand hides it. `points` are (owner, count) in player 0's numbering,
+    `bar` the two players' counts, as a `FrameLabel` or a photoreal label holds them."""
+    out = []
+    for slot in range(24):
+        point = orientation.point_of_slot(slot)
+        out.append(-1 if point in occluded else int(points[point - 1][1]))
+    for top in (True, False):
+        out.append(-1 if bar_hidden else int(bar[orientation.bar_owner(top)]))
+    return out
+
+
+__all__ = ["image_corners", "luminance", "player0_colour", "strip_counts"]

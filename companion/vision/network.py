@@ -35,5 +35,9 @@ class Network:
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return self.session.run(None, {self.input: np.ascontiguousarray(x, np.float32)})[0]
 
+    def outputs(self, x: np.ndarray) -> list[np.ndarray]:
+        """Every output of the network, in the file's order."""
+        return self.session.run(None, {self.input: np.ascontiguousarray(x, np.float32)})
+
 
 __all__ = ["Network"]

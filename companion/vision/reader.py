@@ -91,6 +91,9 @@ class ImageReading:
     """Why the board cannot be read now (a hand over it), or None."""
     time: float = 0.0
     timings: dict[str, float] = field(default_factory=dict, compare=False)
+    board: float = 1.0
+    """How surely the corners show a backgammon board (the strip network's board test; 1 from a reader
+    without one)."""
 
     def bar_counts(self) -> dict[str, int]:
         counts = {c: 0 for c in COLOURS}
@@ -113,7 +116,7 @@ class ImageReading:
         return {"points": [{"colour": p.colour, "count": p.count, "confidence": round(p.confidence, 4)}
                            for p in self.points],
                 "bar": self.bar_counts(), "off": self.off_counts(), "dice": [], "cube": None,
-                "busy": self.busy}
+                "busy": self.busy, "board_confidence": round(self.board, 4)}
 
     def to_board_reading(self, orientation: Orientation) -> BoardReading:
         """In the referee's terms: player 0's points, bar and trays."""

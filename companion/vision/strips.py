@@ -1,0 +1,121 @@
+"""Per-point strips cut straight from the camera image, sized by the board's own geometry.
+
+A strip is what the strip network reads: one point (or one half of the bar) seen from straight above, its edge at
+the top, `ACROSS` point widths across and `ALONG` point widths long, whatever the board's millimetres. Measuring
+in point widths makes a 187 mm point with 40 mm checkers and a 180 mm point with 42 mm checkers look alike; the
+network learns the rest (checkers of 0.8-0.98 of a point's width, sloppy stacks) from training strips cut with
+jittered frames.
+
+Strips 0..23 are the points in image order (`companion.vision.plane`); 24 and 25 the bar's top and bottom halves,
+their "edge" the board's middle, where checkers on the bar start. Bottom-row strips are turned half round, as the
+player on that side sees his points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.rules.layout import STANDARD, BoardGeometry
+
+STRIP_W, STRIP_H = 24, 112
+"""Pixels across and along a strip."""
+ACROSS = 1.25
+"""Point widths across a strip: the point and a little of its neighbours, so a board measured a few mm wrong
+still has its checkers inside."""
+BEFORE = 0.2
+"""Point widths of the frame (or the bar's middle) before the edge."""
+PX_PER_POINT = STRIP_W / ACROSS
+ALONG = STRIP_H / PX_PER_POINT
+"""Point widths along a strip (5.83): five checkers in a column, and the start of the board's other half."""
+STRIPS = 26
+BAR_TOP, BAR_BOTTOM = 24, 25
+
+
+def strip_frames(geometry: BoardGeometry = STANDARD) -> np.ndarray:
+    """Each strip's place on the playing area: (26, 3, 2) rows origin, across and along, mm; pixel (i, j) of a
+    strip (i along, j across, pixel centres) lies at origin + (j + 0.5) * across + (i + 0.5) * along."""
+    g = geometry
+    mm = g.point_width / PX_PER_POINT
+    out = np.empty((STRIPS, 3, 2), np.float64)
+    for strip in range(STRIPS):
+        if strip < 24:
+            cx, top = g.slot_x(strip), strip < 12
+            edge = 0.0 if top else g.play_height
+        else:
+            cx, top = g.bar_x(), strip == BAR_BOTTOM  # the bottom half runs down from the middle, as a top point
+            edge = g.play_height / 2
+        sign = 1.0 if top else -1.0
+        across = np.array([sign * mm, 0.0])
+        along = np.array([0.0, sign * mm])
+        origin = np.array([cx, edge]) - across * STRIP_W / 2 - along * BEFORE * PX_PER_POINT
+        out[strip] = (origin, across, along)
+    return out
+
+
+def strip_grid(frames: np.ndarray) -> np.ndarray:
+    """The mm place of every strip pixel: (n, STRIP_H, STRIP_W, 2)."""
+    i = np.arange(STRIP_H, dtype=np.float64)[:, None, None] + 0.5
+    j = np.arange(STRIP_W, dtype=np.float64)[None, :, None] + 0.5
+    origin, across, along = frames[:, None, None, 0], frames[:, None, None, 1], frames[:, None, None, 2]
+    return origin + j * across + i * along
+
+
+def mm_to_image(corners, geometry: BoardGeometry = STANDARD) -> np.ndarray:
+    """The homography from the playing area's millimetres to image pixels, given its four image corners
+    (top-left, top-right, bottom-right, bottom-left as the image shows them)."""
+    g = geometry
+    mm = np.array([[0, 0], [g.play_width, 0], [g.play_width, g.play_height], [0, g.play_height]], np.float32)
+    return cv2.getPerspectiveTransform(mm, np.array(corners, np.float32))
+
+
+@dataclass
+class StripCutter:
+    """Cuts the 26 strips of one board placement with one `cv2.remap`: the maps are worked out once per corners
+    and geometry, not per frame."""
+
+    corners: tuple
+    geometry: BoardGeometry = STANDARD
+    frames: np.ndarray | None = None
+    """Strip frames other than the board's own (training jitters them); None for `strip_frames(geometry)`."""
+    _maps: tuple = field(default=(), init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        frames = strip_frames(self.geometry) if self.frames is None else self.frames
+        grid = strip_grid(frames).reshape(-1, 1, 2)
+        h = mm_to_image(self.corners, self.geometry)
+        image = cv2.perspectiveTransform(grid, h).reshape(len(frames) * STRIP_H, STRIP_W, 2)
+        # a strip pixel spans this many image pixels: shrink the image first so each one averages them
+        step = np.linalg.norm(image[1:, :, :] - image[:-1, :, :], axis=2)
+        span = float(np.median(step[step < 50])) if np.any(step < 50) else 1.0
+        shrink = 0
+        while span >= 2.0 and shrink < 3:
+            span /= 2
+            shrink += 1
+        scale = 0.5 ** shrink
+        image = (image + 0.5) * scale - 0.5
+        self._maps = (image[..., 0].astype(np.float32), image[..., 1].astype(np.float32), shrink, len(frames))
+
+    def cut(self, image: np.ndarray) -> np.ndarray:
+        """The strips of `image`: (n, STRIP_H, STRIP_W, 3) uint8."""
+        map_x, map_y, shrink, n = self._maps
+        src = image
+        for _ in range(shrink):
+            src = cv2.pyrDown(src)
+        out = cv2.remap(src, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return out.reshape(n, STRIP_H, STRIP_W, 3)
+
+
+def network_input(strips: np.ndarray) -> np.ndarray:
+    """Strips as the network takes them: float32 NCHW, each strip's colours centred and scaled by the whole
+    board's (lighting drops out, but a checker's colour against the board's still shows)."""
+    x = strips.astype(np.float32)
+    mean = x.reshape(-1, 3).mean(axis=0)
+    std = x.reshape(-1, 3).std(axis=0).mean() + 8.0
+    return ((x - mean) / std).transpose(0, 3, 1, 2).copy()
+
+
+__all__ = ["ACROSS", "ALONG", "BAR_BOTTOM", "BAR_TOP", "BEFORE", "STRIPS", "STRIP_H", "STRIP_W", "StripCutter",
+           "mm_to_image", "network_input", "strip_frames", "strip_grid"]

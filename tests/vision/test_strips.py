@@ -1,0 +1,144 @@
+"""The board's geometry as a value, strips cut by it, the strip reader, and the bar measured from a photo."""
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.referee.observations import BoardReading
+from companion.rules import Position
+from companion.rules.layout import STANDARD, BoardGeometry
+from companion.sim import STYLES, Effects, Pose
+from companion.sim.render import Renderer, Scene
+from companion.sim.truth import image_corners
+from companion.vision.calibrate import known_counts, measure
+from companion.vision.geometry import fit_bar
+from companion.vision.profile import Profile
+from companion.vision.strip_reader import FIRST_CHECKER, StripReader
+from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, strip_frames
+
+
+def test_geometry_places_points_by_its_own_bar():
+    wide = STANDARD.with_bar(0.09)
+    assert wide.bar_width == pytest.approx(0.09 * STANDARD.play_width)
+    assert 12 * wide.point_width + wide.bar_width == pytest.approx(wide.play_width)
+    assert wide.checker / wide.point_width == pytest.approx(STANDARD.checker / STANDARD.point_width)
+    assert wide.slot_x(6) - wide.slot_x(5) == pytest.approx(wide.point_width + wide.bar_width)
+    assert wide.slot_x(0) == pytest.approx(wide.point_width / 2) and wide.slot_x(12) == wide.slot_x(0)
+    with pytest.raises(ValueError, match="bar"):
+        BoardGeometry(bar_width=300)
+    with pytest.raises(ValueError, match="checkers"):
+        BoardGeometry(checker=80)
+
+
+def _board_picture(geometry: BoardGeometry, marks: dict[int, tuple[int, int, int]]):
+    """A top-down picture of a plain board with a small disc (5 mm) where the first checker of each marked strip
+    stands."""
+    scale = 2.0  # pixels a mm
+    margin = 40
+    w, h = int(geometry.play_width * scale) + 2 * margin, int(geometry.play_height * scale) + 2 * margin
+    image = np.full((h, w, 3), 90, np.uint8)
+    frames = strip_frames(geometry)
+    for strip, colour in marks.items():
+        origin, across, along = frames[strip]
+        row, col = FIRST_CHECKER
+        x, y = origin + (col + 0.5) * across + (row + 0.5) * along
+        cv2.circle(image, (int(margin + x * scale), int(margin + y * scale)), int(5 * scale), colour, -1)
+    corners = ((margin, margin), (w - margin, margin), (w - margin, h - margin), (margin, h - margin))
+    return image, corners
+
+
+def test_strips_are_cut_where_the_geometry_puts_each_point():
+    """A disc drawn at each strip's first-checker place of a wide-bar board shows at that place in its strip, and
+    a cutter that assumes the standard bar misses the discs beside the bar."""
+    wide = STANDARD.with_bar(0.10)
+    marks = {0: (255, 0, 0), 6: (0, 255, 0), 17: (0, 0, 255), 24: (255, 255, 0), 25: (0, 255, 255)}
+    image, corners = _board_picture(wide, marks)
+    strips = StripCutter(corners, wide).cut(image)
+    assert strips.shape == (26, STRIP_H, STRIP_W, 3)
+    row, col = FIRST_CHECKER
+    for strip, colour in marks.items():
+        assert np.abs(strips[strip, row, col].astype(int) - colour).max() < 30, strip
+    assert np.abs(strips[1, row, col].astype(int) - 90).max() < 5  # an unmarked point is bare board
+    wrong = StripCutter(corners, STANDARD).cut(image)  # the simulator's bar: the point beside it is 8 mm off
+    assert np.abs(wrong[6, row, col].astype(int) - marks[6]).max() > 60
+
+
+def _render(position, *, tilt=10.0, style=STYLES[0], seed=2):
+    scene = Scene.from_position(position, 0)
+    image, label = Renderer(style).render(scene, Pose(tilt=tilt), Effects(noise=3), np.random.default_rng(seed))
+    return image, image_corners(label)
+
+
+def test_strip_reader_reads_the_starting_position():
+    image, corners = _render(Position.start())
+    reading = StripReader(corners, trays="right").read(image)
+    assert [p.count for p in reading.points] == [5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2] * 2
+    assert [p.colour for p in reading.points if p.count] == ["light", "dark", "dark", "light",
+                                                             "dark", "light", "light", "dark"]
+    assert reading.board > 0.9 and all(h.count == 0 for h in reading.bar)
+
+
+def test_the_board_test_tells_a_board_from_noise():
+    image, corners = _render(Position.start())
+    noise = np.random.default_rng(0).integers(0, 255, image.shape, dtype=np.uint8)
+    assert StripReader(corners).read(image).board > 0.9
+    assert StripReader(corners).read(noise).board < 0.1
+
+
+def _widen_bar(image: np.ndarray, corners, extra_mm: float):
+    """The same board seen from above with its bar made `extra_mm` wider: the picture is rectified, the bar's
+    middle column repeated, and the new board's corners returned with its true geometry."""
+    scale = 2.0
+    mm = np.array([[0, 0], [STANDARD.play_width, 0], [STANDARD.play_width, STANDARD.play_height],
+                   [0, STANDARD.play_height]], np.float32) * scale
+    h = cv2.getPerspectiveTransform(np.array(corners, np.float32), mm)
+    top = cv2.warpPerspective(image, h, (int(STANDARD.play_width * scale), int(STANDARD.play_height * scale)))
+    middle = int(STANDARD.bar_x() * scale)
+    insert = np.repeat(top[:, middle:middle + 1], int(extra_mm * scale), axis=1)
+    wide = np.concatenate([top[:, :middle], insert, top[:, middle:]], axis=1)
+    margin = 30
+    framed = cv2.copyMakeBorder(wide, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=(40, 60, 90))
+    hh, ww = wide.shape[:2]
+    corners = ((margin, margin), (margin + ww, margin), (margin + ww, margin + hh), (margin, margin + hh))
+    geometry = BoardGeometry(STANDARD.play_width + extra_mm, STANDARD.play_height, STANDARD.bar_width + extra_mm,
+                             STANDARD.point_length, STANDARD.checker)
+    return framed, corners, geometry
+
+
+def test_the_bar_is_measured_from_the_picture():
+    """A board whose bar is 10 % of its width (not the simulator's 6.9 %): the bar is measured within 1 % of the
+    width from the photo alone, and from the starting position at calibration."""
+    image, corners = _render(Position.start().play("24/18 13/11", 6, 2).position, tilt=0)
+    wide, wide_corners, truth = _widen_bar(image, corners, 22.0)
+    fraction = truth.bar_width / truth.play_width
+    found = fit_bar(wide, wide_corners, base=BoardGeometry(play_width=truth.play_width))
+    assert abs(found.bar_width / found.play_width - fraction) < 0.01
+    start, start_corners = _render(Position.start(), tilt=0)
+    wide, wide_corners, truth = _widen_bar(start, start_corners, 22.0)
+    measured = measure(wide, wide_corners, BoardReading.from_position(Position.start(), 0, trays=False))
+    assert abs(measured.bar_width / measured.play_width - fraction) < 0.01
+    reading = StripReader(wide_corners, measured).read(wide)
+    assert [p.count for p in reading.points] == [5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2] * 2
+
+
+def test_known_counts_of_the_start_are_its_two_mirror_images():
+    patterns = known_counts(BoardReading.from_position(Position.start(), 0, trays=False))
+    assert sorted(p[:12] for p in patterns) == [[2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 5],
+                                                [5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2]]
+    assert all(p[24:] == [0, 0] for p in patterns)
+
+
+def test_profile_keeps_the_reader_and_geometry(tmp_path):
+    from companion.vision.orientation import Orientation
+
+    geometry = STANDARD.with_bar(0.085)
+    profile = Profile(((1, 2), (3, 4), (5, 6), (7, 8)), Orientation(), reader="strips", geometry=geometry,
+                      colours={"light": (230.0, 231.0, 232.0), "dark": (20.0, 21.0, 22.0)})
+    path = tmp_path / "p.toml"
+    profile.save(path)
+    loaded = Profile.load(path)
+    assert loaded.reader == "strips" and isinstance(loaded.board_reader(loaded.corners), StripReader)
+    assert loaded.geometry.bar_width == pytest.approx(geometry.bar_width, abs=0.01)
+    path.write_text(path.read_text().replace('reader = "strips"', 'reader = "magic"'))
+    with pytest.raises(Exception, match="reader"):
+        Profile.load(path)

@@ -1,0 +1,220 @@
+"""Training strips for the strip network (`companion.vision.strips`), from three sources, cached as `.npz`:
+
+    python tools/strip_data.py sim --frames 4000 --out /work/data/strips-sim.npz
+    python tools/strip_data.py photoreal --dir /work/data/photoreal/train --out /work/data/strips-photoreal.npz
+
+- `sim`: the flat renderer's *development* seeds 500,000-999,999 (as `train_reader.py`; the held-out set's seeds
+  are never rendered here), half at the held-out ranges, half with random tall stacks;
+- `photoreal`: frames of `companion.sim.photoreal`'s training designs (never its held-out designs), cut with the
+  board's true geometry from its label;
+- negatives from both: the same frame's strips cut where no point is (corners turned a quarter round, or moved off
+  the board), strips of the real dice photos (`../shared/data/dice_photos`) and of random pictures (noise, colour
+  fields, stripes, blobs), labelled "not a point" (16).
+
+Every strip is cut with its frame jittered: a point width 0.9-1.2 times the true one (checkers of 0.78-1.0 of a
+point's width), its centre up to 0.12 point widths off (0.3 for three strips in ten), its start up to 0.1 off. That
+is how the network learns boards it has not seen, and boards measured a little wrong; each strip's offset is kept,
+so the network also learns to say how far off it is (what measuring the bar uses).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.rules.layout import STANDARD, BoardGeometry  # noqa: E402
+from companion.sim.truth import image_corners, player0_colour, strip_counts  # noqa: E402
+from companion.vision.orientation import Orientation  # noqa: E402
+from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, strip_frames  # noqa: E402
+
+NOT_A_POINT = 16
+PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice_photos"
+
+
+def jittered_frames(geometry: BoardGeometry, rng: np.random.Generator, offsets: list | None = None) -> np.ndarray:
+    """`strip_frames(geometry)` each moved and scaled at random, the edge kept `BEFORE` point widths in. `offsets`,
+    when given, gets where each strip's true middle lies from the strip's own middle, across it, in the strip's
+    point widths: what the network learns to see (and calibration to correct)."""
+    frames = strip_frames(geometry)
+    n = len(frames)
+    across, along = frames[:, 1], frames[:, 2]
+    unit_x = across / np.linalg.norm(across, axis=1, keepdims=True)
+    unit_y = along / np.linalg.norm(along, axis=1, keepdims=True)
+    edge = frames[:, 0] + across * STRIP_W / 2 + along * BEFORE * PX_PER_POINT
+    scale = rng.uniform(0.9, 1.2, n)[:, None]
+    stretch = scale * rng.uniform(0.94, 1.06, n)[:, None]
+    pw = geometry.point_width
+    # most strips a little off, as a measured board's are; some far off, so that the offset head sees what a
+    # bar measured wrong by a few percent of the width does to the points beside it
+    shift = np.where(rng.random((n, 1)) < 0.7, rng.uniform(-0.12, 0.12, (n, 1)), rng.uniform(-0.3, 0.3, (n, 1)))
+    edge = edge + unit_x * shift * pw + unit_y * rng.uniform(-0.1, 0.1, (n, 1)) * pw
+    if offsets is not None:
+        offsets.extend((-shift[:, 0] / scale[:, 0]).tolist())
+    out = np.empty_like(frames)
+    out[:, 1], out[:, 2] = across * scale, along * stretch
+    out[:, 0] = edge - out[:, 1] * STRIP_W / 2 - out[:, 2] * BEFORE * PX_PER_POINT
+    return out
+
+
+def negatives(image: np.ndarray, corners, geometry: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
+    """26 strips cut where the corners do not show a board: turned a quarter round, or moved off it."""
+    c = np.array(corners, np.float64)
+    kind = rng.integers(0, 3)
+    if kind == 0:
+        c = np.roll(c, int(rng.choice([1, 3])), axis=0)
+    elif kind == 1:
+        width = np.linalg.norm(c[1] - c[0])
+        c = c + np.array([rng.choice([-1, 1]) * width * rng.uniform(1.05, 1.5), 0])
+    else:
+        height = np.linalg.norm(c[3] - c[0])
+        c = c + np.array([0, rng.choice([-1, 1]) * height * rng.uniform(0.35, 0.65)])
+    return StripCutter(tuple(map(tuple, c)), geometry, jittered_frames(geometry, rng)).cut(image)
+
+
+def photo_negatives(rng: np.random.Generator) -> np.ndarray | None:
+    photos = sorted(PHOTOS.glob("*.jpg"))
+    if not photos:
+        return None
+    image = cv2.imread(str(photos[int(rng.integers(len(photos)))]))
+    if image is None:
+        return None
+    h, w = image.shape[:2]
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    half_w, half_h = rng.uniform(0.25, 0.5) * w, rng.uniform(0.2, 0.45) * h
+    corners = ((cx - half_w, cy - half_h), (cx + half_w, cy - half_h), (cx + half_w, cy + half_h),
+               (cx - half_w, cy + half_h))
+    return StripCutter(corners, STANDARD, jittered_frames(STANDARD, rng)).cut(image)
+
+
+def random_picture(rng: np.random.Generator, size=(720, 1280)) -> np.ndarray:
+    """Something that is no board: noise, a smooth colour field, stripes or blobs."""
+    h, w = size
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        return rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    small = rng.integers(0, 256, (int(rng.integers(2, 12)), int(rng.integers(2, 12)), 3)).astype(np.uint8)
+    image = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    if kind == 2:
+        for _ in range(int(rng.integers(5, 40))):
+            colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+            p0 = tuple(int(v) for v in rng.integers(0, max(h, w), 2))
+            p1 = tuple(int(v) for v in rng.integers(0, max(h, w), 2))
+            cv2.line(image, p0, p1, colour, int(rng.integers(1, 30)))
+    elif kind == 3:
+        for _ in range(int(rng.integers(5, 60))):
+            colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+            centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            cv2.circle(image, centre, int(rng.integers(5, 60)), colour, -1)
+    return image
+
+
+def from_image(image, corners, geometry, orientation, counts, rng, negative_share: float):
+    """(strips, labels, offsets) blocks for one frame: its 26 strips (those a hand hides left out) and perhaps 26
+    negatives (offset NaN: they have no point to be off from)."""
+    corners = np.array(corners, np.float64) + rng.uniform(-2.5, 2.5, (4, 2))
+    offsets: list[float] = []
+    strips = StripCutter(tuple(map(tuple, corners)), geometry, jittered_frames(geometry, rng, offsets)).cut(image)
+    keep = np.array(counts) >= 0
+    xs, ys, os = [strips[keep]], [np.array(counts)[keep]], [np.array(offsets)[keep]]
+    if rng.random() < negative_share:
+        xs.append(negatives(image, corners, geometry, rng))
+        ys.append(np.full(26, NOT_A_POINT))
+        os.append(np.full(26, np.nan))
+    return xs, ys, os
+
+
+def sim_frame(index: int):
+    from tools.train_reader import TRAIN, TRAIN_HARD, random_stacks
+    from companion.sim.render import Renderer
+    from companion.sim.sets import sample
+
+    style, scene, pose, effects, rng = sample(TRAIN_HARD if (index // 2) % 2 else TRAIN, index)
+    if index % 2:
+        scene = random_stacks(scene, rng)
+    image, label = Renderer(style, 1280, 720).render(scene, pose, effects, rng)
+    orient = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
+    counts = strip_counts(label.points, label.bar, orient, set(label.occluded), label.hand)
+    xs, ys, os = from_image(image, image_corners(label), STANDARD, orient, counts, rng, 0.25)
+    extra = []
+    if rng.random() < 0.1:
+        extra.append(photo_negatives(rng))
+    if rng.random() < 0.05:
+        extra.append(StripCutter(image_corners(label), STANDARD, jittered_frames(STANDARD, rng)).cut(
+            random_picture(rng)))
+    for strips in extra:
+        if strips is not None:
+            xs.append(strips)
+            ys.append(np.full(26, NOT_A_POINT))
+            os.append(np.full(26, np.nan))
+    return xs, ys, os
+
+
+def photoreal_label(label: dict):
+    """What a photoreal label says in the reader's terms: image-order corners, geometry, orientation, counts."""
+    g = label["geometry"]
+    geometry = BoardGeometry(g["play_width"], g["play_height"], g["bar_width"], g["point_length"],
+                             g["checker_diameter"])
+    corners = [tuple(p) for p in label["corners"]]
+    pose = label["pose"]
+    if pose["from_player1"]:
+        corners = corners[2:] + corners[:2]
+    colour = label.get("colours", {}).get("player0_colour") or label.get("player0_colour", "light")
+    orient = Orientation(not pose["from_player1"], pose["home_right"], colour)
+    counts = strip_counts(label["points"], label["bar"], orient, set(label.get("occluded", ())),
+                          bool(label.get("hand")))
+    return tuple(corners), geometry, orient, counts
+
+
+def photoreal_frame(args):
+    path, seed, repeats = args
+    label = json.loads(path.with_suffix(".json").read_text())
+    image = cv2.imread(str(path))
+    corners, geometry, orient, counts = photoreal_label(label)
+    if label.get("hand"):  # no per-point occlusion in these labels: leave the points out, keep the negatives
+        counts = [-1] * 26
+    rng = np.random.default_rng(seed)
+    xs, ys, os = [], [], []
+    for _ in range(repeats):
+        x, y, o = from_image(image, corners, geometry, orient, counts, rng, 0.3)
+        xs += x
+        ys += y
+        os += o
+    return xs, ys, os
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", choices=("sim", "photoreal"))
+    parser.add_argument("--frames", type=int, default=4000)
+    parser.add_argument("--dir", type=Path)
+    parser.add_argument("--repeats", type=int, default=4, help="jittered cuts of each photoreal frame")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    with ProcessPoolExecutor(args.workers) as pool:
+        if args.source == "sim":
+            parts = list(pool.map(sim_frame, range(args.frames), chunksize=16))
+        else:
+            files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
+            parts = list(pool.map(photoreal_frame, [(p, i, args.repeats) for i, p in enumerate(files)], chunksize=4))
+    # a group is one cut of one frame (or its negatives): the network's input is normalised per group
+    blocks = [block for xs, ys, os in parts for block in zip(xs, ys, os)]
+    x = np.concatenate([b[0] for b in blocks])
+    y = np.concatenate([b[1] for b in blocks]).astype(np.int8)
+    offset = np.concatenate([b[2] for b in blocks]).astype(np.float32)
+    group = np.concatenate([np.full(len(b[1]), i, np.int32) for i, b in enumerate(blocks)])
+    np.savez(args.out, x=x, y=y, group=group, offset=offset)
+    print(f"{len(parts)} frames, {len(blocks)} groups, {len(x)} strips ({np.mean(y == NOT_A_POINT):.2f} negatives) to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

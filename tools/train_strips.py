@@ -1,0 +1,194 @@
+"""Train the strip network (`companion.vision.strips`, read by `companion.vision.strip_reader`) and export it as ONNX.
+
+    python tools/train_strips.py --data /work/data/strips-sim.npz [/work/data/strips-photoreal.npz:3] \
+        --out companion/vision/models/strips.onnx
+
+Each data file comes from `tools/strip_data.py`; `FILE:K` repeats a file's groups K times an epoch (the photoreal
+frames are few and worth more than the flat renderer's). The network sees one strip (a point or half the bar, its
+edge up, measured in point widths) and says how many checkers stand on it, 0..15, or that it is not a point at all
+(class 16: what the board test averages). PyTorch (the `train` extra) on the CPU; the companion runs the ONNX
+file with ONNX Runtime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.vision.strips import STRIP_H, STRIP_W  # noqa: E402
+
+CLASSES = 17
+
+
+class StripNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        widths = (3, 12, 24, 32, 48)
+        layers: list[nn.Module] = []
+        for i in range(4):
+            layers += [nn.Conv2d(widths[i], widths[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(widths[i + 1]),
+                       nn.ReLU(inplace=True)]
+            if i < 3:
+                layers.append(nn.MaxPool2d(2))
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(48 * (STRIP_H // 8) * (STRIP_W // 8), 96),
+                                  nn.ReLU(inplace=True), nn.Dropout(0.2), nn.Linear(96, CLASSES))
+        self.offset = nn.Linear(96, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        hidden = self.head[:3](self.features(x))
+        return self.head[4](self.head[3](hidden)), self.offset(hidden)[:, 0]
+
+
+class Exported(nn.Module):
+    """What the ONNX file holds: the logits, how far off its middle each strip is cut (point widths across), and
+    the last hidden layer."""
+
+    def __init__(self, net: StripNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        hidden = self.net.head[:3](self.net.features(x))
+        return self.net.head[4](hidden), self.net.offset(hidden)[:, 0], hidden
+
+
+def group_stats(x: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per strip, its group's mean colour and spread, as `strips.network_input` works them out per frame."""
+    groups = np.unique(group)
+    mean = np.zeros((len(x), 3), np.float32)
+    std = np.zeros(len(x), np.float32)
+    for g in groups:
+        rows = np.nonzero(group == g)[0]
+        pix = x[rows].reshape(-1, 3).astype(np.float32)
+        mean[rows] = pix.mean(axis=0)
+        std[rows] = pix.std(axis=0).mean() + 8.0
+    return mean, std
+
+
+def load(specs: list[str]):
+    xs, ys, os, means, stds, groups, offset = [], [], [], [], [], [], 0
+    for spec in specs:
+        path, _, repeat = spec.partition(":")
+        data = np.load(path)
+        x, y, group = data["x"], data["y"].astype(np.int64), data["group"]
+        o = data["offset"] if "offset" in data else np.full(len(y), np.nan, np.float32)
+        mean, std = group_stats(x, group)
+        for _ in range(int(repeat or 1)):
+            xs.append(x); ys.append(y); os.append(o); means.append(mean); stds.append(std)
+            groups.append(group + offset)
+        offset += int(group.max()) + 1
+        print(f"{path}: {len(x)} strips x {repeat or 1}", flush=True)
+    return (np.concatenate(xs), np.concatenate(ys), np.concatenate(os), np.concatenate(means),
+            np.concatenate(stds), np.concatenate(groups))
+
+
+def batch_input(x, mean, std, rng: np.random.Generator | None, augment: bool):
+    """The batch as the network takes it, and which strips were mirrored (their offsets change sign)."""
+    t = torch.from_numpy(x).float()  # (n, H, W, 3)
+    if augment:
+        n = len(x)
+        gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
+        tint = torch.from_numpy(rng.uniform(0.9, 1.1, (n, 1, 1, 3)).astype(np.float32))
+        t = t * gain * tint
+    t = (t - torch.from_numpy(mean)[:, None, None, :]) / torch.from_numpy(std)[:, None, None, None]
+    t = t.permute(0, 3, 1, 2).contiguous()
+    if augment:
+        n = len(x)
+        flip = torch.from_numpy(rng.random(n) < 0.5)  # the caller negates these strips' offsets
+        t[flip] = t[flip].flip(3)
+        blur = torch.from_numpy(rng.random(n) < 0.3)
+        if blur.any():
+            t[blur] = F.avg_pool2d(t[blur], 3, 1, 1, count_include_pad=False)
+        t = t + torch.randn_like(t) * torch.from_numpy(rng.uniform(0, 0.15, (n, 1, 1, 1)).astype(np.float32))
+        t = t + torch.from_numpy(rng.normal(0, 0.15, (n, 3, 1, 1)).astype(np.float32))
+        return t, flip.numpy()
+    return t, np.zeros(len(x), bool)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", nargs="+", required=True)
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--init", type=Path, help="a .pt state to start from (fine-tuning)")
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--out", type=Path,
+                        default=Path(__file__).resolve().parents[1] / "companion/vision/models/strips.onnx")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    x, y, offsets, mean, std, group = load(args.data)
+    held = np.isin(group, np.unique(group)[::10])  # every tenth group for validation
+    train_rows, val_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
+    model = StripNet()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    steps = args.epochs * (len(train_rows) // args.batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    start, step = time.perf_counter(), 0
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(train_rows)
+        total = 0.0
+        for b in range(len(order) // args.batch):
+            rows = np.sort(order[b * args.batch:(b + 1) * args.batch])
+            inputs, flipped = batch_input(x[rows], mean[rows], std[rows], rng, True)
+            logits, off = model(inputs)
+            target = np.where(flipped, -offsets[rows], offsets[rows])
+            known = torch.from_numpy(~np.isnan(target))
+            loss = F.cross_entropy(logits, torch.from_numpy(y[rows]))
+            if known.any():
+                # offsets in point widths are ~0.1: weighted so the offset head's error counts like a few % of
+                # the count loss
+                loss = loss + 10 * F.smooth_l1_loss(off[known], torch.from_numpy(np.nan_to_num(target))[known],
+                                                    beta=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            total += float(loss.detach())
+        acc, off_err = evaluate(model, x, y, offsets, mean, std, val_rows)
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / max(1, len(order) // args.batch):.4f}, "
+              f"validation {acc:.5f}, offset error median {off_err:.4f} point widths "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), args.out.with_suffix(".pt"))
+    model.eval()
+    torch.onnx.export(Exported(model), torch.zeros(1, 3, STRIP_H, STRIP_W), str(args.out), input_names=["strips"],
+                      output_names=["logits", "offset", "hidden"],
+                      dynamic_axes={"strips": {0: "n"}, "logits": {0: "n"}, "offset": {0: "n"}, "hidden": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    print(f"saved {args.out}")
+    return 0
+
+
+def evaluate(model, x, y, offsets, mean, std, rows) -> tuple[float, float]:
+    """Count accuracy, and the median error of the offsets, on `rows`."""
+    model.eval()
+    right, errors = 0, []
+    with torch.no_grad():
+        for b in range(0, len(rows), 1024):
+            r = rows[b:b + 1024]
+            logits, off = model(batch_input(x[r], mean[r], std[r], None, False)[0])
+            right += int((logits.argmax(1).numpy() == y[r]).sum())
+            known = ~np.isnan(offsets[r])
+            errors.extend(np.abs(off.numpy()[known] - offsets[r][known]).tolist())
+    return right / max(1, len(rows)), float(np.median(errors)) if errors else float("nan")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
