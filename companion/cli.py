@@ -337,19 +337,42 @@ def _cmd_read(args: argparse.Namespace) -> int:
     from companion.vision.roll import cube_json, dice_json
     from companion.vision.profile import Profile
     from companion.vision.reader import BoardReader, NotABoard, looks_like_a_board
+    from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST
 
     image = _load_image(args.image)
     profile = Profile.load(Path(args.profile)) if args.profile else None
     corners = _corners_arg(args)
+    given = corners is not None
     warning = None
     if corners is None and profile is not None:
         corners, warning = profile.locate(image)
+        given = True  # calibrated on this board: it is there
     elif corners is None:
         corners = playing_area(image)
-    reader = BoardReader(corners, trays=profile.trays if profile else None)
+    geometry = None
+    if profile is not None:
+        reader = profile.board_reader(corners)
+        geometry = getattr(reader, "geometry", None)
+    elif args.reader == "classic":
+        reader = BoardReader(corners)
+    else:
+        from companion.vision.geometry import fit_bar
+        from companion.vision.strip_reader import StripReader
+
+        geometry = fit_bar(image, corners)
+        reader = StripReader(corners, geometry)
     reading = reader.read(image)
-    if not looks_like_a_board(reader, image, reading):
-        raise NotABoard(f"{args.image} does not show a backgammon board where the corners say")
+    if isinstance(reader, BoardReader):
+        if not looks_like_a_board(reader, image, reading) and not given:
+            raise NotABoard(f"{args.image} does not show a backgammon board where it was looked for")
+    elif reading.board < BOARD_LEAST:
+        if not given or reading.board < GIVEN_LEAST:
+            raise NotABoard(f"{args.image} does not show a backgammon board where "
+                            f"{'the corners say' if given else 'it was looked for'} (board confidence "
+                            f"{reading.board:.2f}){'' if given else ': give its corners with --corners'}")
+        # the user says the board is there: read it, and say how unsure
+        warning = (warning + "; " if warning else "") + (
+            f"the corners do not look like a backgammon board's (board confidence {reading.board:.2f}): check them")
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     found = DiceReader().read_board(image, reader.plane, trays=reader.trays)
@@ -359,6 +382,11 @@ def _cmd_read(args: argparse.Namespace) -> int:
     if args.json:
         data = reading.to_json()
         data["dice"], data["cube"] = dice_json(found, reading), cube_json(found, orientation)
+        data["corners"] = [[round(x, 1), round(y, 1)] for x, y in corners]
+        data["geometry"] = None if geometry is None else {
+            "play_width": geometry.play_width, "play_height": geometry.play_height,
+            "bar_width": round(geometry.bar_width, 2), "point_length": geometry.point_length,
+            "checker": round(geometry.checker, 2)}
         print(json.dumps(data, indent=2))
         return EXIT_OK
     print(_reading_text(reading))
@@ -465,8 +493,10 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         from companion.vision.corner_picker import pick_corners
 
         corners = pick_corners(image)
+    position = _known_position(args)
     result = calibrate(image, corners=corners, player0=args.player0,
-                       markers=True if args.markers else (False if args.no_markers else None))
+                       markers=True if args.markers else (False if args.no_markers else None),
+                       reader=args.reader, position=position, labels=_labels(args))
     out = Path(args.out) if args.out else default_profile_path()
     profile = replace(result.profile, flat_dice=True) if args.flat_dice else result.profile
     profile.save(out)
@@ -474,8 +504,49 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"playing area {result.how}; player 0 plays the {o.player0_colour} checkers and sits at the "
           f"{'bottom' if o.player0_at_bottom else 'top'} of the picture, home board on his "
           f"{'right' if o.home_right else 'left'}; trays on the {profile.trays}")
-    print(f"verified: the starting position reads back. Profile saved to {out}")
+    if profile.geometry is not None:
+        g = profile.geometry
+        print(f"measured: bar {g.bar_width:.1f} mm of a {g.play_width:.0f} mm playing area "
+              f"({100 * g.bar_width / g.play_width:.1f} %), points {g.point_width:.1f} mm wide")
+    what = "the starting position" if position is None and not args.labels else "the position given"
+    print(f"verified: {what} reads back. Profile saved to {out}")
     return EXIT_OK
+
+
+def _labels(args: argparse.Namespace):
+    """The points of --labels READING.json (the schema of `read --json`): (colour, count) in image order."""
+    if not args.labels:
+        return None
+    try:
+        data = json.loads(Path(args.labels).read_text(encoding="utf-8"))
+        points = [(p.get("colour"), int(p["count"])) for p in data["points"]]
+    except FileNotFoundError:
+        raise CompanionError(f"--labels: no file {args.labels}") from None
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise CompanionError(f"--labels: {args.labels} is not a reading as `companion read --json` writes it "
+                             f"({exc})") from None
+    if len(points) != 24 or any(c < 0 or c > 15 or (c and colour not in ("light", "dark")) for colour, c in points):
+        raise CompanionError(f"--labels: {args.labels} needs 24 points, each with a count 0..15 and a colour "
+                             "(light or dark) where the count is not 0")
+    return points
+
+
+def _known_position(args: argparse.Namespace):
+    """The position the calibration photo shows, from --position (an XGID or Position ID); None for the start."""
+    if not args.position:
+        return None
+    from companion.referee.observations import BoardReading
+    from companion.rules import Position
+
+    text = args.position.strip()
+    try:
+        if text.upper().startswith("XGID=") or ":" in text:
+            position = Position.from_xgid(text if text.upper().startswith("XGID=") else "XGID=" + text)
+        else:
+            position = Position.from_position_id(text)
+    except (CompanionError, ValueError) as exc:
+        raise CompanionError(f"--position: {exc}") from None
+    return BoardReading.from_position(position, 0, trays=False)
 
 
 # -- the renderer ----------------------------------------------------------------------------------------
@@ -661,6 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the playing area's top-left, top-right, bottom-right, bottom-left, in pixels")
     read.add_argument("--json", action="store_true")
     read.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
+    read.add_argument("--reader", choices=("strips", "classic"), default="strips",
+                      help="without a profile: measure the board and read it with the strip network (default), "
+                      "or assume the simulator's board")
     read.set_defaults(handler=_cmd_read)
 
     dice = sub.add_parser("dice", help="read the dice in any photo",
@@ -693,6 +767,14 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("--markers", action="store_true", help="require the four corner markers")
     use.add_argument("--no-markers", action="store_true", help="ignore markers (fixed camera)")
     calibrate.add_argument("--out", help="profile file (default: the user's config folder)")
+    known = calibrate.add_mutually_exclusive_group()
+    known.add_argument("--position", metavar="XGID",
+                       help="the position the photo shows, player 0 on roll (default: the starting position)")
+    known.add_argument("--labels", metavar="READING.json",
+                       help="the photo's points as `companion read --json` lists them (a corrected reading)")
+    calibrate.add_argument("--reader", choices=("strips", "classic"), default="strips",
+                           help="measure this board and read it with the strip network (default), or assume the "
+                           "simulator's board")
     calibrate.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
     calibrate.set_defaults(handler=_cmd_calibrate)
 

@@ -177,7 +177,8 @@ class FilmSource:
         def calibrated(image, label):
             status("film: calibrated on the starting position")
             # the renderer paints its dice flat on the board
-            return replace(calibrate(image, corners=image_corners(label), markers=False).profile, flat_dice=True)
+            return replace(calibrate(image, corners=image_corners(label), markers=False, reader="classic").profile,
+                           flat_dice=True)
 
         observer = FilmObserver(turns[0].player, calibrated, dice_from_labels=self.dice_from_labels)
 

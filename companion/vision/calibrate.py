@@ -1,13 +1,15 @@
 """Calibration: one frame of the board set up for a game becomes a `Profile`.
 
 The playing area is found by the markers (with the corners given once, or found), by corners given by hand, or
-from the board alone. The checkers of the starting position then say everything else: which set is lighter,
-which side each player sits on, and where each home board is. The profile is checked by reading the starting
+from the board alone. The checkers of a known position (the starting position unless told otherwise) then say
+everything else: how wide this board's bar is (so where its points lie), its two sets' colours, which set is
+lighter, which side each player sits on, and where each home board is. The profile is checked by reading the
 position back through it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -19,7 +21,8 @@ from companion.rules import Position
 from companion.vision.markers import IDS, MarkerFrame, find_markers
 from companion.vision.orientation import COLOURS, Orientation
 from companion.vision.plane import Corners, Plane
-from companion.vision.profile import Profile
+from companion.rules.layout import BoardGeometry
+from companion.vision.profile import READERS, Profile
 from companion.vision.reader import BoardReader, ImageReading, tray_side
 
 
@@ -38,20 +41,47 @@ class Calibration:
 def start_orientations(reading: ImageReading) -> list[Orientation]:
     """Every orientation under which `reading` is the starting position (none, or two mirror images: the start
     looks the same with the players and their colours swapped)."""
-    start = BoardReading.from_position(Position.start(), 0, trays=False)
-    found = []
-    for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
-        orientation = Orientation(bottom, home_right, colour)
-        board = reading.to_board_reading(orientation)
-        if all(a.owner == b.owner and a.count == b.count for a, b in zip(board.points, start.points)):
-            found.append(orientation)
-    return found
+    return orientations_of(reading, BoardReading.from_position(Position.start(), 0, trays=False))
+
+
+def known_counts(board: BoardReading) -> list[list[int]]:
+    """The checkers per strip (points in image order, then the bar's top and bottom halves) that `board` shows, for
+    each way round the camera may see it, colours aside: what the board's measurements are fitted to."""
+    patterns = []
+    for bottom, home_right in product((True, False), (True, False)):
+        o = Orientation(bottom, home_right)
+        counts = [board.points[o.point_of_slot(s) - 1].count for s in range(24)]
+        counts += [board.bar[o.bar_owner(top)].count for top in (True, False)]
+        if counts not in patterns:
+            patterns.append(counts)
+    return patterns
+
+
+def measure(image: np.ndarray, corners: Corners, board: BoardReading) -> BoardGeometry:
+    """This board's geometry, fitted so that the strips read `board` (a known position) best."""
+    from companion.vision.geometry import fit_bar, score
+    from companion.vision.strip_reader import StripReader
+
+    fits = []
+    for counts in known_counts(board):
+        geometry = fit_bar(image, corners, counts=counts)
+        fits.append((score(StripReader(corners, geometry).probabilities(image), counts), geometry))
+    return max(fits, key=lambda fit: fit[0])[1]
 
 
 def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str | None = None,
-              markers: bool | None = None) -> Calibration:
+              markers: bool | None = None, reader: str = "strips", position: BoardReading | None = None,
+              labels: Sequence[tuple[str | None, int]] | None = None,
+              geometry: BoardGeometry | None = None) -> Calibration:
     """`player0`: 'light' or 'dark' when known; otherwise player 0 is whoever sits at the bottom of the picture.
-    `markers`: None uses them when all four are in the frame."""
+    `markers`: None uses them when all four are in the frame. `reader`: 'strips' measures the board and reads it
+    with the strip network, 'classic' assumes the simulator's board. `position`: what the board shows (player 0's
+    side as given), the starting position by default. `labels`: instead, each point's colour and count in image
+    order, as `companion read --json` lists them (a reading the user corrected); player 0 then sits at the bottom.
+    `geometry`: the board's measurements when known (else measured)."""
+    if reader not in READERS:
+        raise CalibrationError(f"the reader is one of {', '.join(READERS)}, not {reader!r}")
+    target = position or BoardReading.from_position(Position.start(), 0, trays=False)
     found = find_markers(image)
     use_markers = len(found) == len(IDS) if markers is None else markers
     if markers and len(found) < len(IDS):
@@ -68,33 +98,82 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     if use_markers:
         how += ", followed by the markers"
     side = tray_side(image, Plane.from_corners(corners))
-    reading = BoardReader(corners, trays=side).read(image)
+    if labels is not None:
+        return _calibrate_on_labels(image, corners, labels, side, player0 or "light", how,
+                                    (localisation, marker_corners), geometry)
+    if reader == "strips":
+        from companion.vision.strip_reader import StripReader
+
+        geometry = geometry or measure(image, corners, target)
+        reading = StripReader(corners, geometry, trays=side).read(image)
+    else:
+        geometry = None
+        reading = BoardReader(corners, trays=side).read(image)
     if reading.busy:
         raise CalibrationError(f"{reading.busy}: calibrate with nothing over the board")
-    choices = start_orientations(reading)
+    choices = orientations_of(reading, target)
     if not choices:
-        raise CalibrationError("the board is not in its starting position as read "
-                               f"({_describe(reading)}): set it up for a game, light it evenly and try again")
+        what = "its starting position" if position is None else "the position given"
+        raise CalibrationError(f"the board is not in {what} as read ({_describe(reading)}): "
+                               "set it up, light it evenly and try again")
     if player0 is not None:
         choices = [o for o in choices if o.player0_colour == player0]
+        if not choices:
+            raise CalibrationError(f"player 0 cannot have the {player0} checkers in the position given")
     else:
         choices = [o for o in choices if o.player0_at_bottom] or choices
     orientation = choices[0]
     h, w = image.shape[:2]
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
-                      dict(reading.colours))
-    check = verify(profile, image)
+                      dict(reading.colours), reader=reader, geometry=geometry)
+    check = verify(profile, image, target)
     if check:
-        raise CalibrationError(f"the profile does not read the starting position back: {check}")
+        raise CalibrationError(f"the profile does not read the position back: {check}")
     return Calibration(profile, reading, how)
 
 
-def verify(profile: Profile, image: np.ndarray) -> str | None:
-    """None when `profile` reads the starting position from `image`; else what differs."""
+def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: str, localisation,
+                         geometry: BoardGeometry | None) -> Calibration:
+    """Calibration on a photo whose points the user labelled (image order): the board is measured on them and must
+    read back as labelled."""
+    from companion.vision.geometry import fit_bar
+    from companion.vision.strip_reader import StripReader
+
+    if len(labels) != 24:
+        raise CalibrationError(f"labels give the 24 points in image order, not {len(labels)}")
+    counts = [int(count) for _, count in labels] + [-1, -1]
+    geometry = geometry or fit_bar(image, corners, counts=counts)
+    reading = StripReader(corners, geometry, trays=side).read(image)
+    wrong = [f"slot {slot}" for slot, ((colour, count), read) in enumerate(zip(labels, reading.points))
+             if read.count != count or (count and read.colour != colour)]
+    if wrong:
+        raise CalibrationError(f"the board does not read as labelled at {', '.join(wrong)}: check the labels and "
+                               "the corners")
+    # player 0 sits at the bottom; the trays are on his home side
+    orientation = Orientation(True, side == "right", player0)
+    h, w = image.shape[:2]
+    profile = Profile(corners, orientation, localisation[0], localisation[1], (w, h), side, dict(reading.colours),
+                      reader="strips", geometry=geometry)
+    return Calibration(profile, reading, how + ", measured on the labels")
+
+
+def orientations_of(reading: ImageReading, target: BoardReading) -> list[Orientation]:
+    """Every orientation under which `reading` shows `target`'s points."""
+    found = []
+    for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
+        orientation = Orientation(bottom, home_right, colour)
+        board = reading.to_board_reading(orientation)
+        if all(a.owner == b.owner and a.count == b.count for a, b in zip(board.points, target.points)):
+            found.append(orientation)
+    return found
+
+
+def verify(profile: Profile, image: np.ndarray, target: BoardReading | None = None) -> str | None:
+    """None when `profile` reads `target` (the starting position by default) from `image`; else what differs."""
     corners, _ = profile.locate(image)
-    reading = BoardReader(corners, trays=profile.trays).read(image)
+    reading = profile.board_reader(corners).read(image)
     board = reading.to_board_reading(profile.orientation)
-    start = BoardReading.from_position(Position.start(), 0, trays=False)
+    start = target or BoardReading.from_position(Position.start(), 0, trays=False)
     wrong = [f"point {i + 1}" for i, (a, b) in enumerate(zip(board.points, start.points))
              if a.owner != b.owner or a.count != b.count]
     return ", ".join(wrong) if wrong else None
@@ -105,4 +184,5 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["Calibration", "CalibrationError", "calibrate", "start_orientations", "verify"]
+__all__ = ["Calibration", "CalibrationError", "calibrate", "known_counts", "measure", "orientations_of",
+           "start_orientations", "verify"]

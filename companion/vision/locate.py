@@ -3,8 +3,8 @@
 1. The table's colour is what the picture's border shows; the board is the largest region far from it.
 2. Its outline is fitted by a quadrilateral (the board's outer frame).
 3. That quadrilateral may be the frame's outline (trays on the right or the left), or, where the frame is the
-   table's colour, the playing area with or without its trays; each is tried, and the one on which the checker
-   model reads every point most surely is kept.
+   table's colour, the playing area with or without its trays; each is tried, and the one the strip network
+   finds most like a board, reading every point most surely, is kept.
 
 Meant for calibration on a clear, well-lit board; a board the table's own colour, or a hand across the edge,
 is reported, not guessed.
@@ -115,12 +115,13 @@ def playing_area(image: np.ndarray) -> Corners:
 
 
 def _fit_score(image: np.ndarray, corners: Corners) -> float:
-    """How badly the checker model fits the board placed at `corners` (lower is better): checkers off their
-    places and triangles where checkers should be make every point's reading unsure."""
-    from companion.vision.reader import BoardReader
+    """How badly the board placed at `corners` fits (lower is better): the strip network's board test (strips that
+    are no points) and how unsure it is of each point's count (checkers off their places)."""
+    from companion.vision.strip_reader import NOT_A_POINT, StripReader
 
-    sure = BoardReader(corners).point_certainty(image)
-    return -float(np.mean(np.log(np.clip(sure, 1e-6, 1.0))))
+    p = StripReader(corners).probabilities(image)[:24]
+    sure = p[:, :NOT_A_POINT].max(axis=1)
+    return -float(np.mean(np.log(np.clip(sure, 1e-6, 1.0))) + np.mean(np.log(np.clip(1 - p[:, NOT_A_POINT], 1e-6, 1))))
 
 
 __all__ = ["BoardNotFound", "find_outline", "playing_area"]

@@ -9,9 +9,16 @@
     home_right = true
     player0_colour = "light"
     trays = "right"
+    reader = "strips"                              # or "classic": the simulator's board, read by its own models
     [colours]                                      # mean BGR of each set, as seen when calibrated
     light = [235.0, 240.0, 245.0]
     dark = [25.0, 25.0, 30.0]
+    [geometry]                                     # this board's measurements, mm (strips reader)
+    play_width = 580.0
+    play_height = 440.0
+    bar_width = 52.2
+    point_length = 180.0
+    checker = 41.1
 
 Profiles live in the user's config folder unless a path is given.
 """
@@ -27,11 +34,15 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.files import write_atomically
+from companion.rules.layout import BoardGeometry
 from companion.vision.markers import MarkerFrame, MarkersNotFound
 from companion.vision.orientation import Orientation
 from companion.vision.plane import Corners
 
 LOCALISATIONS = ("markers", "corners", "auto")
+READERS = ("strips", "classic")
+"""How a profile's board is read: by the strip network with the board's measured geometry, or by the classic
+reader made for the simulator's board (what old profiles and the simulator's films use)."""
 
 
 class ProfileError(CompanionError):
@@ -55,8 +66,13 @@ class Profile:
     flat_dice: bool = False
     """The dice and cube are painted on the board, as the simulator draws them, not standing on it: their places
     need no correction for the camera's view (`companion.vision.camera`)."""
+    reader: str = "classic"
+    geometry: BoardGeometry | None = None
+    """The board's measurements as calibration found them (None: the simulator's board)."""
 
     def __post_init__(self) -> None:
+        if self.reader not in READERS:
+            raise ProfileError(f"reader is one of {', '.join(READERS)}, not {self.reader!r}")
         if self.localisation not in LOCALISATIONS:
             raise ProfileError(f"localisation is one of {', '.join(LOCALISATIONS)}, not {self.localisation!r}")
         if self.trays not in ("left", "right"):
@@ -80,6 +96,18 @@ class Profile:
                 return self.corners, f"{exc}; using the calibrated corners"
         return self.corners, None
 
+    def board_reader(self, corners: Corners):
+        """The reader this profile's board is read with, at `corners` (the profile's own, or where the camera
+        sees the board now): what calibration learnt (geometry, colours) is kept when the camera moves."""
+        if self.reader == "strips":
+            from companion.rules.layout import STANDARD
+            from companion.vision.strip_reader import StripReader
+
+            return StripReader(corners, self.geometry or STANDARD, trays=self.trays, colours=self.colours or None)
+        from companion.vision.reader import BoardReader
+
+        return BoardReader(corners, trays=self.trays)
+
     def to_toml(self) -> str:
         def pairs(points) -> str:
             return "[" + ", ".join(f"[{x:.2f}, {y:.2f}]" for x, y in points) + "]"
@@ -92,6 +120,7 @@ class Profile:
         o = self.orientation
         lines += [f"player0_at_bottom = {str(o.player0_at_bottom).lower()}", f"home_right = {str(o.home_right).lower()}",
                   f'player0_colour = "{o.player0_colour}"', f'trays = "{self.trays}"']
+        lines.append(f'reader = "{self.reader}"')
         if self.flat_dice:
             lines.append("flat_dice = true")
         if self.colours:
@@ -99,6 +128,11 @@ class Profile:
             lines.append("[colours]")
             for name, bgr in self.colours.items():
                 lines.append(f"{name} = [{bgr[0]:.1f}, {bgr[1]:.1f}, {bgr[2]:.1f}]")
+        if self.geometry is not None:
+            g = self.geometry
+            lines += ["", "[geometry]", f"play_width = {g.play_width:.2f}", f"play_height = {g.play_height:.2f}",
+                      f"bar_width = {g.bar_width:.2f}", f"point_length = {g.point_length:.2f}",
+                      f"checker = {g.checker:.2f}"]
         return "\n".join(lines) + "\n"
 
     def save(self, path: Path) -> None:
@@ -131,10 +165,19 @@ class Profile:
                        str(data.get("trays", "right")),
                        {k: tuple(float(v) for v in bgr)  # type: ignore[misc]
                         for k, bgr in data.get("colours", {}).items()},
-                       _boolean(data.get("flat_dice", False), "flat_dice"))
+                       _boolean(data.get("flat_dice", False), "flat_dice"), str(data.get("reader", "classic")),
+                       _geometry(data.get("geometry")))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"the board profile {path} is incomplete or wrong ({exc}): run companion calibrate "
                                "again") from None
+
+
+def _geometry(table) -> BoardGeometry | None:
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ValueError("geometry is a table of measurements in mm")
+    return BoardGeometry(**{k: float(v) for k, v in table.items()})  # ValueError/TypeError say what is wrong
 
 
 def _boolean(value, name: str) -> bool:
@@ -143,4 +186,4 @@ def _boolean(value, name: str) -> bool:
     return value
 
 
-__all__ = ["LOCALISATIONS", "Profile", "ProfileError", "default_profile_path"]
+__all__ = ["LOCALISATIONS", "READERS", "Profile", "ProfileError", "default_profile_path"]

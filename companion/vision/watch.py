@@ -23,6 +23,7 @@ from companion.vision.dice import DiceReader, Found
 from companion.vision.motion import StillnessGate
 from companion.vision.profile import Profile
 from companion.vision.reader import BoardReader, ImageReading
+from companion.vision.strip_reader import StripReader
 from companion.vision.roll import cube_reading, dice_reading
 
 
@@ -58,7 +59,7 @@ class BoardWatcher:
         self.status = WatchStatus()
         self.read_dice = dice
         self._dice_reader = DiceReader()
-        self._reader: BoardReader | None = None
+        self._reader: BoardReader | StripReader | None = None
         self._corners = None
         self._camera: Camera | None = None
         """Worked out from the plane on the first look at the dice, kept while the plane is."""
@@ -83,7 +84,7 @@ class BoardWatcher:
     def _settled(self, image: np.ndarray, time: float) -> list[Observation]:
         corners, self.status.warning = self.profile.locate(image)
         if self._reader is None or corners != self._corners:  # markers moved the board: a new plane
-            self._reader, self._corners = BoardReader(corners, trays=self.profile.trays), corners
+            self._reader, self._corners = self.profile.board_reader(corners), corners
             self._camera = None
         rectified = self._reader.plane.rectify(image)
         reading = self._reader.read(image, time, rectified)

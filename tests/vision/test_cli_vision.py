@@ -106,3 +106,58 @@ def test_calibrate_refuses_a_board_in_play(tmp_path, capsys):
     assert main(["calibrate", "--image", str(path), "--corners", *corners, "--out", str(tmp_path / "p.toml")]) == 2
     assert "starting position" in capsys.readouterr().err
     assert not (tmp_path / "p.toml").exists()
+
+
+def test_read_json_says_where_the_board_is_and_how_it_is_measured(tmp_path, capsys):
+    path, corners = _photo(tmp_path, tilt=12)
+    assert main(["read", str(path), "--corners", *corners, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert np.allclose(data["corners"], [[float(v) for v in c.split(",")] for c in corners], atol=0.1)
+    assert 0.03 < data["geometry"]["bar_width"] / data["geometry"]["play_width"] < 0.12
+    assert data["board_confidence"] > 0.9
+
+
+def test_calibrate_on_a_position_given_or_on_labels(tmp_path, capsys):
+    """A photo of a game in progress calibrates with --position (its XGID) or with --labels (a reading the user
+    saved); a wrong XGID is refused and writes no profile."""
+    position = Position.start().play("24/18 13/11", 6, 2).position.swap()
+    path, corners = _photo(tmp_path, position, tilt=12)
+    from companion.rules.match import MatchState
+    from companion.rules.xgid import BOTTOM, XgidState, format_xgid
+
+    xgid = format_xgid(XgidState(position, MatchState(), BOTTOM))
+    profile = tmp_path / "pos.toml"
+    assert main(["calibrate", "--image", str(path), "--corners", *corners, "--position", xgid,
+                 "--out", str(profile)]) == 0
+    assert "the position given reads back" in capsys.readouterr().out
+    assert 'reader = "strips"' in profile.read_text() and "[geometry]" in profile.read_text()
+    wrong = format_xgid(XgidState(Position.start(), MatchState(), BOTTOM))
+    assert main(["calibrate", "--image", str(path), "--corners", *corners, "--position", wrong,
+                 "--out", str(tmp_path / "wrong.toml")]) == 2
+    assert not (tmp_path / "wrong.toml").exists()
+    capsys.readouterr()
+    assert main(["read", str(path), "--corners", *corners, "--json"]) == 0
+    labels = tmp_path / "reading.json"
+    labels.write_text(capsys.readouterr().out)
+    assert main(["calibrate", "--image", str(path), "--corners", *corners, "--labels", str(labels),
+                 "--out", str(tmp_path / "labels.toml")]) == 0
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"points": [{"colour": "light", "count": 99}]}')
+    assert main(["calibrate", "--image", str(path), "--corners", *corners, "--labels", str(broken),
+                 "--out", str(tmp_path / "b.toml")]) == 2
+    assert "--labels" in capsys.readouterr().err
+
+
+def test_corners_given_with_a_profile_keep_what_it_learnt(tmp_path, capsys):
+    """A camera that moved: --corners with --profile reads at the new corners with the profile's geometry."""
+    start, corners = _photo(tmp_path, tilt=5)
+    profile = tmp_path / "board.toml"
+    assert main(["calibrate", "--image", str(start), "--corners", *corners, "--out", str(profile)]) == 0
+    capsys.readouterr()
+    moved, moved_corners = _photo(tmp_path, name="moved.png", tilt=20, roll=8)
+    assert main(["read", str(moved), "--profile", str(profile), "--corners", *moved_corners, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["count"] for p in data["points"]] == [5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2] * 2
+    saved = float(next(line.split("=")[1] for line in profile.read_text().splitlines()
+                        if line.startswith("bar_width")))
+    assert abs(data["geometry"]["bar_width"] - saved) < 0.01

@@ -1,0 +1,166 @@
+"""How well the board readers read path-traced photos of boards (`companion.sim.photoreal`), made by another
+process than the flat renderer the readers learnt from.
+
+    python benchmarks/photoreal_bench.py --dir /work/data/photoreal/heldout [--reader strips|classic]
+        [--calibrate] [--json OUT]
+
+Each frame is read with the playing area's true corners (as a user gives them), moved by up to `--jitter` pixels.
+- Without calibration: the strip reader measures the bar from the photo (`geometry.fit_bar`); the classic reader
+  assumes the simulator's board.
+- With `--calibrate`: each board's frame 0 (its starting position) calibrates a profile as `companion calibrate`
+  does (geometry and colours); the board's other frames are read through it, at their own corners (the camera
+  moved). Frame 0 itself is then not counted.
+
+A point is *right* when the best guess is the true count and colour; a frame is *fully right* when its 24 points
+and both bar halves are. *Refused*: frames whose board confidence is under `GIVEN_LEAST`, which `companion read`
+refuses even with the corners given; also counted, frames under `BOARD_LEAST` (refused where no corners were given).
+Points a hand hides are not known in these labels: frames with a hand are reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
+from companion.vision.geometry import fit_bar  # noqa: E402
+from companion.vision.reader import BoardReader  # noqa: E402
+from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST, StripReader  # noqa: E402
+from tools.strip_data import photoreal_label  # noqa: E402
+
+
+def judge(reading, orient, label) -> dict:
+    points_right, wrong = 0, []
+    for slot, read in enumerate(reading.points):
+        owner, count = label["points"][orient.point_of_slot(slot) - 1]
+        colour = orient.colour_of(owner) if count else None
+        ok = read.count == count and (count == 0 or read.colour == colour)
+        points_right += ok
+        if not ok:
+            wrong.append((slot, (colour, count), (read.colour, read.count, round(read.confidence, 2))))
+    bar_right = True
+    for top, half in zip((True, False), reading.bar):
+        player = orient.bar_owner(top)
+        truth = label["bar"][player]
+        ok = half.count == truth and (truth == 0 or half.colour == orient.colour_of(player))
+        bar_right &= ok
+        if not ok:
+            wrong.append(("bar top" if top else "bar bottom", truth, (half.colour, half.count)))
+    return {"points_right": points_right, "bar_right": bar_right, "full": points_right == 24 and bar_right,
+            "wrong": wrong, "board": round(reading.board, 3)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, required=True)
+    parser.add_argument("--reader", choices=("strips", "classic"), default="strips")
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--jitter", type=float, default=2.0)
+    parser.add_argument("--json", type=Path, help="write every frame's result here")
+    parser.add_argument("--limit", type=int, default=0)
+    args = parser.parse_args()
+    rng = np.random.default_rng(7)
+    files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
+    if args.limit:
+        files = files[:args.limit]
+    labels = {p: json.loads(p.with_suffix(".json").read_text()) for p in files}
+    profiles: dict = {}
+    if args.calibrate:
+        for path in files:
+            label = labels[path]
+            if label.get("frame_index") != 0:
+                continue
+            corners, geometry, orient, counts = photoreal_label(label)
+            image = cv2.imread(str(path))
+            try:
+                result = calibrate(image, corners=_jitter(corners, rng, args.jitter), markers=False,
+                                   reader=args.reader, player0=orient.player0_colour)
+                profiles[label["board_id"]] = result.profile
+                g = result.profile.geometry
+                if g is not None:
+                    print(f"board {label['board_id']} ({label['style']}): bar {g.bar_width:.1f} mm of "
+                          f"{g.play_width:.0f} ({100 * g.bar_width / g.play_width:.2f} %), true "
+                          f"{100 * geometry.bar_width / geometry.play_width:.2f} %", flush=True)
+            except CalibrationError as exc:
+                profiles[label["board_id"]] = None
+                print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)
+    results, times = [], []
+    for path in files:
+        label = labels[path]
+        if args.calibrate and label.get("frame_index") == 0:
+            continue
+        corners, geometry, orient, counts = photoreal_label(label)
+        corners = _jitter(corners, rng, args.jitter)
+        image = cv2.imread(str(path))
+        start = time.perf_counter()
+        calibrated = False
+        if args.calibrate and profiles.get(label["board_id"]) is not None:
+            profile = profiles[label["board_id"]]
+            reader = profile.board_reader(corners)
+            calibrated = True
+        elif args.reader == "classic":
+            reader = BoardReader(corners)
+        else:
+            reader = StripReader(corners, fit_bar(image, corners))
+        reading = reader.read(image)
+        times.append(time.perf_counter() - start)
+        if calibrated:
+            # calibration knows whose checkers are whose; read through the profile's orientation as the app does
+            pass
+        out = judge(reading, orient, label)
+        tilt = float(label["pose"].get("tilt", 0))
+        out.update(name=path.name, style=label.get("style"), tilt=tilt, hand=bool(label.get("hand")),
+                   calibrated=calibrated)
+        results.append(out)
+    report(results, args, times)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+def _jitter(corners, rng, amount):
+    return tuple((x + rng.uniform(-amount, amount), y + rng.uniform(-amount, amount)) for x, y in corners)
+
+
+def report(results: list[dict], args, times) -> None:
+    def line(name, rows):
+        if not rows:
+            return
+        points = sum(r["points_right"] for r in rows)
+        full = sum(r["full"] for r in rows)
+        refused = sum(r["board"] < GIVEN_LEAST for r in rows)
+        unsure = sum(r["board"] < BOARD_LEAST for r in rows)
+        print(f"{name:<28} frames {len(rows):>4}  points right {100 * points / (24 * len(rows)):6.2f} %  "
+              f"fully right {100 * full / len(rows):6.1f} % ({full})  bar right "
+              f"{100 * sum(r['bar_right'] for r in rows) / len(rows):5.1f} %  refused {refused} "
+              f"(under {BOARD_LEAST} board confidence: {unsure})")
+
+    mode = "calibrated" if args.calibrate else "uncalibrated"
+    print(f"\n{args.reader} reader, {mode}, {args.dir}")
+    line("all", results)
+    line("without a hand", [r for r in results if not r["hand"]])
+    line("with a hand", [r for r in results if r["hand"]])
+    by_style = defaultdict(list)
+    for r in results:
+        by_style[r["style"]].append(r)
+    for style, rows in sorted(by_style.items()):
+        line(f"design {style}", rows)
+    for low, high in ((0, 15), (15, 30), (30, 46)):
+        line(f"tilt {low}-{high} degrees", [r for r in results if low <= r["tilt"] < high])
+    if times:
+        print(f"time per frame (read, with the bar measured when uncalibrated): median "
+              f"{1000 * statistics.median(times):.1f} ms")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
