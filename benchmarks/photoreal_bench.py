@@ -80,7 +80,7 @@ def main() -> int:
             label = labels[path]
             if label.get("frame_index") != 0:
                 continue
-            corners, geometry, orient, counts = photoreal_label(label)
+            corners, geometry, orient, _, _ = photoreal_label(label)
             image = cv2.imread(str(path))
             try:
                 result = calibrate(image, corners=_jitter(corners, rng, args.jitter), markers=False,
@@ -99,7 +99,7 @@ def main() -> int:
         label = labels[path]
         if args.calibrate and label.get("frame_index") == 0:
             continue
-        corners, geometry, orient, counts = photoreal_label(label)
+        corners, geometry, orient, _, _ = photoreal_label(label)
         corners = _jitter(corners, rng, args.jitter)
         image = cv2.imread(str(path))
         start = time.perf_counter()

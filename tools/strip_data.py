@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.layout import STANDARD, BoardGeometry  # noqa: E402
-from companion.sim.truth import image_corners, player0_colour, strip_counts  # noqa: E402
+from companion.sim.truth import image_corners, player0_colour, strip_colours, strip_counts  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, strip_frames  # noqa: E402
 
@@ -116,19 +116,23 @@ def random_picture(rng: np.random.Generator, size=(720, 1280)) -> np.ndarray:
     return image
 
 
-def from_image(image, corners, geometry, orientation, counts, rng, negative_share: float):
-    """(strips, labels, offsets) blocks for one frame: its 26 strips (those a hand hides left out) and perhaps 26
-    negatives (offset NaN: they have no point to be off from)."""
+def negative_block(strips: np.ndarray) -> dict:
+    n = len(strips)
+    return {"x": strips, "y": np.full(n, NOT_A_POINT), "offset": np.full(n, np.nan), "colour": np.full(n, -1)}
+
+
+def from_image(image, corners, geometry, counts, colours, rng, negative_share: float) -> list[dict]:
+    """Blocks (strips, counts, offsets, colours) for one frame: its 26 strips (those a hand hides left out) and
+    perhaps 26 negatives (offset NaN: they have no point to be off from)."""
     corners = np.array(corners, np.float64) + rng.uniform(-2.5, 2.5, (4, 2))
     offsets: list[float] = []
     strips = StripCutter(tuple(map(tuple, corners)), geometry, jittered_frames(geometry, rng, offsets)).cut(image)
     keep = np.array(counts) >= 0
-    xs, ys, os = [strips[keep]], [np.array(counts)[keep]], [np.array(offsets)[keep]]
+    blocks = [{"x": strips[keep], "y": np.array(counts)[keep], "offset": np.array(offsets)[keep],
+               "colour": np.array(colours)[keep]}]
     if rng.random() < negative_share:
-        xs.append(negatives(image, corners, geometry, rng))
-        ys.append(np.full(26, NOT_A_POINT))
-        os.append(np.full(26, np.nan))
-    return xs, ys, os
+        blocks.append(negative_block(negatives(image, corners, geometry, rng)))
+    return blocks
 
 
 def sim_frame(index: int):
@@ -142,19 +146,15 @@ def sim_frame(index: int):
     image, label = Renderer(style, 1280, 720).render(scene, pose, effects, rng)
     orient = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
     counts = strip_counts(label.points, label.bar, orient, set(label.occluded), label.hand)
-    xs, ys, os = from_image(image, image_corners(label), STANDARD, orient, counts, rng, 0.25)
+    colours = strip_colours(label.points, label.bar, orient)
+    blocks = from_image(image, image_corners(label), STANDARD, counts, colours, rng, 0.25)
     extra = []
     if rng.random() < 0.1:
         extra.append(photo_negatives(rng))
     if rng.random() < 0.05:
         extra.append(StripCutter(image_corners(label), STANDARD, jittered_frames(STANDARD, rng)).cut(
             random_picture(rng)))
-    for strips in extra:
-        if strips is not None:
-            xs.append(strips)
-            ys.append(np.full(26, NOT_A_POINT))
-            os.append(np.full(26, np.nan))
-    return xs, ys, os
+    return blocks + [negative_block(strips) for strips in extra if strips is not None]
 
 
 def photoreal_label(label: dict):
@@ -170,24 +170,19 @@ def photoreal_label(label: dict):
     orient = Orientation(not pose["from_player1"], pose["home_right"], colour)
     counts = strip_counts(label["points"], label["bar"], orient, set(label.get("occluded", ())),
                           bool(label.get("hand")))
-    return tuple(corners), geometry, orient, counts
+    return tuple(corners), geometry, orient, counts, strip_colours(label["points"], label["bar"], orient)
 
 
 def photoreal_frame(args):
     path, seed, repeats = args
     label = json.loads(path.with_suffix(".json").read_text())
     image = cv2.imread(str(path))
-    corners, geometry, orient, counts = photoreal_label(label)
-    if label.get("hand"):  # no per-point occlusion in these labels: leave the points out, keep the negatives
+    corners, geometry, orient, counts, colours = photoreal_label(label)
+    if label.get("hand") and "occluded" not in label:  # which points a hand hides is not known: leave them out
         counts = [-1] * 26
     rng = np.random.default_rng(seed)
-    xs, ys, os = [], [], []
-    for _ in range(repeats):
-        x, y, o = from_image(image, corners, geometry, orient, counts, rng, 0.3)
-        xs += x
-        ys += y
-        os += o
-    return xs, ys, os
+    return [block for _ in range(repeats)
+            for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
 
 
 def main() -> int:
@@ -206,12 +201,13 @@ def main() -> int:
             files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
             parts = list(pool.map(photoreal_frame, [(p, i, args.repeats) for i, p in enumerate(files)], chunksize=4))
     # a group is one cut of one frame (or its negatives): the network's input is normalised per group
-    blocks = [block for xs, ys, os in parts for block in zip(xs, ys, os)]
-    x = np.concatenate([b[0] for b in blocks])
-    y = np.concatenate([b[1] for b in blocks]).astype(np.int8)
-    offset = np.concatenate([b[2] for b in blocks]).astype(np.float32)
-    group = np.concatenate([np.full(len(b[1]), i, np.int32) for i, b in enumerate(blocks)])
-    np.savez(args.out, x=x, y=y, group=group, offset=offset)
+    blocks = [block for frame_blocks in parts for block in frame_blocks]
+    x = np.concatenate([b["x"] for b in blocks])
+    y = np.concatenate([b["y"] for b in blocks]).astype(np.int8)
+    offset = np.concatenate([b["offset"] for b in blocks]).astype(np.float32)
+    colour = np.concatenate([b["colour"] for b in blocks]).astype(np.int8)
+    group = np.concatenate([np.full(len(b["y"]), i, np.int32) for i, b in enumerate(blocks)])
+    np.savez(args.out, x=x, y=y, group=group, offset=offset, colour=colour)
     print(f"{len(parts)} frames, {len(blocks)} groups, {len(x)} strips ({np.mean(y == NOT_A_POINT):.2f} negatives) to {args.out}")
     return 0
 

@@ -42,4 +42,16 @@ def strip_counts(points, bar, orientation, occluded=(), bar_hidden: bool = False
     return out
 
 
-__all__ = ["image_corners", "luminance", "player0_colour", "strip_counts"]
+def strip_colours(points, bar, orientation) -> list[int]:
+    """Per strip (as `strip_counts`): 1 where the checkers are the lighter set, 0 the darker, -1 none."""
+    out = []
+    for slot in range(24):
+        owner, count = points[orientation.point_of_slot(slot) - 1]
+        out.append(-1 if not count else int(orientation.colour_of(owner) == "light"))
+    for top in (True, False):
+        player = orientation.bar_owner(top)
+        out.append(-1 if not bar[player] else int(orientation.colour_of(player) == "light"))
+    return out
+
+
+__all__ = ["image_corners", "luminance", "player0_colour", "strip_colours", "strip_counts"]

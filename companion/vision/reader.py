@@ -396,8 +396,8 @@ def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: fl
 def _spread(dist: np.ndarray) -> tuple[int, int, int]:
     """The best count of a distribution over counts, and the range of those at least SPREAD likely."""
     best = int(np.argmax(dist))
-    possible = np.nonzero(dist >= SPREAD)[0]
-    return best, int(min(possible.min(), best)), int(max(possible.max(), best))
+    possible = np.append(np.nonzero(dist >= SPREAD)[0], best)  # a flat distribution has no count that likely
+    return best, int(possible.min()), int(possible.max())
 
 
 def _half_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> HalfRead:

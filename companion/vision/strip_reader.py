@@ -25,7 +25,7 @@ from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, NotABoard, SlotRead, _hand_over_frame,
                                      _spread, _tray_half, _tray_rect, tray_halves, tray_side, two_colours)
-from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input
+from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input, normalisation
 
 NOT_A_POINT = 16
 BOARD_LEAST = 0.5
@@ -36,6 +36,8 @@ GIVEN_LEAST = 0.05
 however unlike the boards the network learnt, is read, with its low confidence said."""
 FIRST_CHECKER = (int(round((BEFORE + 0.45) * PX_PER_POINT)), STRIP_W // 2)
 """Where in a strip the first checker's middle lies (row, column) on the simulator's board."""
+COLOUR_ROWS = 56
+"""The rows of a strip the colour network sees: its first two or three checkers."""
 
 
 @lru_cache(maxsize=2)
@@ -58,15 +60,18 @@ class StripReader:
         self.plane = Plane.from_corners(corners)
         self.cutter = StripCutter(corners, geometry)
         self.network = _network(str(models / "strips.onnx"))
+        self.colour_network = _network(str(models / "strip_colours.onnx"))
         self.trays_model = _tray_model(str(models / "trays.npz"))
         self.known_colours = None if not colours else {
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
             for name, bgr in colours.items()}
 
-    def look(self, image: np.ndarray, strips: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def look(self, image: np.ndarray, strips: np.ndarray | None = None,
+             norm: tuple[np.ndarray, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The network's answer for the 26 strips: probabilities (26, 17), counts 0..15 then "not a point", and
         how far each strip's point lies from the strip's middle, across it, in point widths (26)."""
-        logits, offsets = self.network.outputs(network_input(self.cutter.cut(image) if strips is None else strips))[:2]
+        strips = self.cutter.cut(image) if strips is None else strips
+        logits, offsets = self.network.outputs(network_input(strips, norm))[:2]
         logits = logits.astype(np.float64)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True), offsets.astype(np.float64)
@@ -92,14 +97,23 @@ class StripReader:
             tick = now
 
         strips = self.cutter.cut(image)
-        p, _ = self.look(image, strips)
+        norm = normalisation(strips)
+        p, _ = self.look(image, strips, norm)
         lap("strips")
         board = float(1.0 - p[:24, NOT_A_POINT].mean())
-        dists = p[:, :NOT_A_POINT] / np.maximum(p[:, :NOT_A_POINT].sum(axis=1, keepdims=True), 1e-9)
+        counts = p[:, :NOT_A_POINT] + 1e-12  # a strip that is surely no point still gets a (flat) distribution
+        dists = counts / counts.sum(axis=1, keepdims=True)
+        is_point = 1.0 - p[:, NOT_A_POINT]  # a strip unlike any point: whatever it reads is unsure
         samples = checker_colours(strips, dists, self.geometry)
         centres = self.known_colours or two_colours(list(samples.values()))
-        points = tuple(_slot(dists[s], samples.get(s), centres) for s in range(24))
-        bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres) for h in (0, 1))
+        p_light = {}
+        if samples:
+            which = np.array(sorted(samples))
+            logits = self.colour_network(colour_input(strips, which, centres["light"], centres["dark"], norm))
+            p_light = dict(zip(which.tolist(), (1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))).tolist()))
+        points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))
+        bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres, is_point[24 + h], p_light.get(24 + h))
+                    for h in (0, 1))
         lap("colours")
         plane = self.plane.rectify(image) if rectified is None else rectified
         busy = _hand_over_frame(plane)
@@ -125,49 +139,77 @@ def checker_colours(strips: np.ndarray, dists: np.ndarray, geometry: BoardGeomet
     checkers of its first column (glare that washes one checker out rarely washes them all)."""
     diameter = geometry.checker / geometry.point_width * PX_PER_POINT
     col = STRIP_W // 2
-    lab = cv2.cvtColor(strips.reshape(-1, STRIP_W, 3), cv2.COLOR_BGR2LAB).reshape(strips.shape).astype(np.float32)
-    out = {}
+    owners, windows = [], []
     for s in np.nonzero(dists[:, 0] < 0.5)[0]:
-        count = int(min(5, max(1, np.argmax(dists[s]))))
-        middles = []
-        for k in range(count):
+        for k in range(int(min(5, max(1, np.argmax(dists[s]))))):
             row = int(round(BEFORE * PX_PER_POINT + (k + 0.5) * diameter))
-            if row + 3 >= strips.shape[1]:
+            if row + 4 > strips.shape[1]:
                 break
-            middles.append(np.median(lab[s, row - 3:row + 4, col - 3:col + 4].reshape(-1, 3), axis=0))
-        out[int(s)] = np.median(np.array(middles), axis=0)
-    return out
+            owners.append(int(s))
+            windows.append(strips[s, row - 3:row + 4, col - 3:col + 4])
+    if not windows:
+        return {}
+    lab = cv2.cvtColor(np.concatenate(windows, axis=0), cv2.COLOR_BGR2LAB).reshape(len(windows), -1, 3)
+    middles = np.median(lab.astype(np.float32), axis=1)
+    owner = np.array(owners)
+    return {s: np.median(middles[owner == s], axis=0).astype(np.float64) for s in np.unique(owner).tolist()}
 
 
 LIGHTNESS_WEIGHT = 0.5
 """Lightness counts half in telling the sets apart: glare and shade change a checker's lightness, rarely its hue."""
 
 
-def _colour(sample: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[str, float]:
+def colour_input(strips: np.ndarray, which: np.ndarray, light_lab: np.ndarray, dark_lab: np.ndarray,
+                 norm: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+    """The colour network's input for strips `which` of one board's `strips`: each strip's first rows, and the two
+    sets' colours as flat planes, all centred and scaled by the whole board's look (`norm`, its `normalisation`,
+    when the caller has it). (n, 9, COLOUR_ROWS, STRIP_W)."""
+    mean, std = norm or normalisation(strips)
+    crops = (strips[which, :COLOUR_ROWS].astype(np.float32) - mean) / std
+    out = np.empty((len(which), 9, COLOUR_ROWS, STRIP_W), np.float32)
+    out[:, :3] = crops.transpose(0, 3, 1, 2)
+    for k, lab in enumerate((light_lab, dark_lab)):
+        bgr = cv2.cvtColor(np.uint8([[np.clip(lab, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0].astype(np.float32)
+        out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[None, :, None, None]
+    return out
+
+
+def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float | None) -> tuple[str, float]:
+    """Light or dark, and how sure: by the nearer set's colour, checked by the colour network (which sees rims,
+    shading and glare). When the two disagree the network decides and the reading is marked unsure."""
     w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
     d_light = float(np.linalg.norm((sample - centres["light"]) * w))
     d_dark = float(np.linalg.norm((sample - centres["dark"]) * w))
     colour, near, far = ("light", d_light, d_dark) if d_light <= d_dark else ("dark", d_dark, d_light)
-    return colour, float(np.clip(2 * (far - near) / (far + near + 1e-6), 0, 1))
+    sure = float(np.clip(2 * (far - near) / (far + near + 1e-6), 0, 1))
+    if p_light is None:
+        return colour, sure
+    model, model_sure = ("light" if p_light >= 0.5 else "dark"), abs(p_light - 0.5) * 2
+    if model == colour:
+        return colour, max(sure, model_sure)
+    return model, 0.0 if sure > 0.3 else model_sure * (1 - sure)
 
 
-def _slot(dist: np.ndarray, sample: np.ndarray | None, centres) -> SlotRead:
+def _slot(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
+          p_light: float | None) -> SlotRead:
     best, low, high = _spread(dist)
-    mass = min(1.0, float(dist[low:high + 1].sum()))
+    mass = min(1.0, float(dist[low:high + 1].sum())) * is_point
     if high == 0:
         return SlotRead(None, 0, 0, 0, mass)
     if sample is None:
         return SlotRead(None, 0, 0, high, float(dist[0]))
-    colour, sure = _colour(sample, centres)
-    return SlotRead(colour, best, low, high, mass * min(1.0, 1.5 * sure))
+    colour, sure = _colour(sample, centres, p_light)
+    return SlotRead(colour, best, low, high, float(mass * min(1.0, 1.5 * sure)))
 
 
-def _half(dist: np.ndarray, sample: np.ndarray | None, centres) -> HalfRead:
+def _half(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
+          p_light: float | None) -> HalfRead:
     best, low, high = _spread(dist)
     if best == 0 or sample is None:
-        return HalfRead(None, 0, float(dist[0]), 0, high)
-    colour, sure = _colour(sample, centres)
-    return HalfRead(colour, best, float(dist[best]) * min(1.0, 1.5 * sure), low, high)
+        return HalfRead(None, 0, float(dist[0]) * is_point, 0, high)
+    colour, sure = _colour(sample, centres, p_light)
+    return HalfRead(colour, best, float(dist[best] * min(1.0, 1.5 * sure) * is_point), low, high)
 
 
-__all__ = ["BOARD_LEAST", "GIVEN_LEAST", "FIRST_CHECKER", "StripReader", "checker_colours"]
+__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "StripReader", "checker_colours",
+           "colour_input"]

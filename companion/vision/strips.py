@@ -108,14 +108,19 @@ class StripCutter:
         return out.reshape(n, STRIP_H, STRIP_W, 3)
 
 
-def network_input(strips: np.ndarray) -> np.ndarray:
+def normalisation(strips: np.ndarray) -> tuple[np.ndarray, float]:
+    """The whole board's mean colour (BGR) and spread, by which every strip of it is centred and scaled."""
+    mean, std = cv2.meanStdDev(strips.reshape(-1, strips.shape[-2], 3))
+    return mean[:, 0].astype(np.float32), float(std.mean()) + 8.0
+
+
+def network_input(strips: np.ndarray, norm: tuple[np.ndarray, float] | None = None) -> np.ndarray:
     """Strips as the network takes them: float32 NCHW, each strip's colours centred and scaled by the whole
-    board's (lighting drops out, but a checker's colour against the board's still shows)."""
-    x = strips.astype(np.float32)
-    mean = x.reshape(-1, 3).mean(axis=0)
-    std = x.reshape(-1, 3).std(axis=0).mean() + 8.0
-    return ((x - mean) / std).transpose(0, 3, 1, 2).copy()
+    board's (lighting drops out, but a checker's colour against the board's still shows). `norm`: the board's
+    `normalisation`, when the caller has it."""
+    mean, std = norm or normalisation(strips)
+    return ((strips.astype(np.float32) - mean) / std).transpose(0, 3, 1, 2)
 
 
 __all__ = ["ACROSS", "ALONG", "BAR_BOTTOM", "BAR_TOP", "BEFORE", "STRIPS", "STRIP_H", "STRIP_W", "StripCutter",
-           "mm_to_image", "network_input", "strip_frames", "strip_grid"]
+           "mm_to_image", "network_input", "normalisation", "strip_frames", "strip_grid"]

@@ -1,0 +1,140 @@
+"""Train the strip colour network (`companion.vision.strip_reader`) and export it as ONNX.
+
+    python tools/train_strip_colours.py --data /work/data/strips-sim3.npz [FILE:K ...] \
+        --out companion/vision/models/strip_colours.onnx
+
+Which set a point's checkers belong to is a question about this board: a red checker is the dark set beside white
+ones and the light set beside black, and glare makes a dark checker pale. The network sees the first checkers of a
+strip (as `checker_crop` cuts them) beside the board's two set colours (as the reader finds them: two-means of the
+checkers' middles, or the profile's), and says whether the checkers belong to the first of the two. Each example
+is shown with the two sets in either order, so it can only learn "which of these two", not "light or dark".
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.rules.layout import STANDARD  # noqa: E402
+from companion.vision.reader import two_colours  # noqa: E402
+from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
+from companion.vision.strips import STRIP_W  # noqa: E402
+
+
+class ColourNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        widths = (9, 16, 24, 32)
+        layers: list[nn.Module] = []
+        for i in range(3):
+            layers += [nn.Conv2d(widths[i], widths[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(widths[i + 1]),
+                       nn.ReLU(inplace=True), nn.MaxPool2d(2)]
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(32 * (COLOUR_ROWS // 8) * (STRIP_W // 8), 32),
+                                  nn.ReLU(inplace=True), nn.Linear(32, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))[:, 0]
+
+
+def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
+    """Per group, the two sets' colours (Lab) as the reader finds them, from the true counts."""
+    out = {}
+    for g in np.unique(group):
+        rows = np.nonzero(group == g)[0]
+        counts = np.clip(y[rows], 0, 15)
+        dists = np.eye(16)[counts]
+        dists[y[rows] >= 16] = np.eye(16)[0]
+        samples = checker_colours(x[rows], dists, STANDARD)
+        out[int(g)] = two_colours(list(samples.values()))
+    return out
+
+
+def load(specs: list[str]):
+    xs, labels, refs = [], [], []
+    for spec in specs:
+        path, _, repeat = spec.partition(":")
+        data = np.load(path)
+        x, y, group, colour = data["x"], data["y"].astype(np.int64), data["group"], data["colour"]
+        keep = colour >= 0
+        by_group = references(x, y, group)
+        # the inputs are built once: each group's strips normalised by the group's own look, as the reader does
+        inputs = np.empty((int(keep.sum()), 9, COLOUR_ROWS, STRIP_W), np.float32)
+        out_rows = np.cumsum(keep) - 1
+        for g in np.unique(group[keep]):
+            rows = np.nonzero((group == g))[0]
+            pick = rows[keep[rows]]
+            centres = by_group[int(g)]
+            inputs[out_rows[pick]] = colour_input(x[rows], pick - rows[0], centres["light"], centres["dark"])
+        for _ in range(int(repeat or 1)):
+            xs.append(inputs)
+            labels.append(colour[keep].astype(np.float32))
+        print(f"{path}: {len(inputs)} strips with checkers x {repeat or 1}", flush=True)
+    return np.concatenate(xs), np.concatenate(labels)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", nargs="+", required=True)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--out", type=Path,
+                        default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
+    args = parser.parse_args()
+    torch.set_num_threads(2)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    x, y = load(args.data)
+    held = np.zeros(len(x), bool)
+    held[::10] = True
+    train_rows, val_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
+    model = ColourNet()
+    steps = args.epochs * (len(train_rows) // args.batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.15)
+    start = time.perf_counter()
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(train_rows)
+        for b in range(len(order) // args.batch):
+            rows = np.sort(order[b * args.batch:(b + 1) * args.batch])
+            inputs = torch.from_numpy(x[rows]).clone()
+            target = y[rows].copy()
+            swap = rng.random(len(rows)) < 0.5  # the two sets in either order: only "which of the two" is learnt
+            inputs[swap, 3:6], inputs[swap, 6:9] = inputs[swap, 6:9].clone(), inputs[swap, 3:6].clone()
+            target[swap] = 1 - target[swap]
+            inputs[:, 3:] += torch.from_numpy(rng.normal(0, 0.1, (len(rows), 6, 1, 1)).astype(np.float32))
+            inputs[:, :3] *= torch.from_numpy(rng.uniform(0.8, 1.2, (len(rows), 1, 1, 1)).astype(np.float32))
+            flip = torch.from_numpy(rng.random(len(rows)) < 0.5)
+            inputs[flip] = inputs[flip].flip(3)
+            loss = F.binary_cross_entropy_with_logits(model(inputs), torch.from_numpy(target))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        model.eval()
+        with torch.no_grad():
+            right = sum(int(((model(torch.from_numpy(x[val_rows[i:i + 2048]])) > 0).numpy()
+                             == (y[val_rows[i:i + 2048]] > 0.5)).sum()) for i in range(0, len(val_rows), 2048))
+        print(f"epoch {epoch + 1}/{args.epochs}: validation {right / len(val_rows):.5f} "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 9, COLOUR_ROWS, STRIP_W), str(args.out), input_names=["crops"],
+                      output_names=["first_set"], dynamic_axes={"crops": {0: "n"}, "first_set": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    print(f"saved {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
