@@ -65,6 +65,7 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--reader", choices=("strips", "classic"), default="strips")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--no-adapt", action="store_true", help="calibrate without adapting the last layer")
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--json", type=Path, help="write every frame's result here")
     parser.add_argument("--limit", type=int, default=0)
@@ -84,7 +85,7 @@ def main() -> int:
             image = cv2.imread(str(path))
             try:
                 result = calibrate(image, corners=_jitter(corners, rng, args.jitter), markers=False,
-                                   reader=args.reader, player0=orient.player0_colour)
+                                   reader=args.reader, player0=orient.player0_colour, adapt=not args.no_adapt)
                 profiles[label["board_id"]] = result.profile
                 g = result.profile.geometry
                 if g is not None:
@@ -114,9 +115,6 @@ def main() -> int:
             reader = StripReader(corners, fit_bar(image, corners))
         reading = reader.read(image)
         times.append(time.perf_counter() - start)
-        if calibrated:
-            # calibration knows whose checkers are whose; read through the profile's orientation as the app does
-            pass
         out = judge(reading, orient, label)
         tilt = float(label["pose"].get("tilt", 0))
         out.update(name=path.name, style=label.get("style"), tilt=tilt, hand=bool(label.get("hand")),
@@ -145,7 +143,7 @@ def report(results: list[dict], args, times) -> None:
               f"{100 * sum(r['bar_right'] for r in rows) / len(rows):5.1f} %  refused {refused} "
               f"(under {BOARD_LEAST} board confidence: {unsure})")
 
-    mode = "calibrated" if args.calibrate else "uncalibrated"
+    mode = ("calibrated" + (" without adapting" if args.no_adapt else "")) if args.calibrate else "uncalibrated"
     print(f"\n{args.reader} reader, {mode}, {args.dir}")
     line("all", results)
     line("without a hand", [r for r in results if not r["hand"]])

@@ -33,35 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.rules.layout import STANDARD, BoardGeometry  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour, strip_colours, strip_counts  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
-from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, strip_frames  # noqa: E402
+from companion.vision.strips import StripCutter, jittered_frames  # noqa: E402
 
 NOT_A_POINT = 16
 PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice_photos"
-
-
-def jittered_frames(geometry: BoardGeometry, rng: np.random.Generator, offsets: list | None = None) -> np.ndarray:
-    """`strip_frames(geometry)` each moved and scaled at random, the edge kept `BEFORE` point widths in. `offsets`,
-    when given, gets where each strip's true middle lies from the strip's own middle, across it, in the strip's
-    point widths: what the network learns to see (and calibration to correct)."""
-    frames = strip_frames(geometry)
-    n = len(frames)
-    across, along = frames[:, 1], frames[:, 2]
-    unit_x = across / np.linalg.norm(across, axis=1, keepdims=True)
-    unit_y = along / np.linalg.norm(along, axis=1, keepdims=True)
-    edge = frames[:, 0] + across * STRIP_W / 2 + along * BEFORE * PX_PER_POINT
-    scale = rng.uniform(0.9, 1.2, n)[:, None]
-    stretch = scale * rng.uniform(0.94, 1.06, n)[:, None]
-    pw = geometry.point_width
-    # most strips a little off, as a measured board's are; some far off, so that the offset head sees what a
-    # bar measured wrong by a few percent of the width does to the points beside it
-    shift = np.where(rng.random((n, 1)) < 0.7, rng.uniform(-0.12, 0.12, (n, 1)), rng.uniform(-0.3, 0.3, (n, 1)))
-    edge = edge + unit_x * shift * pw + unit_y * rng.uniform(-0.1, 0.1, (n, 1)) * pw
-    if offsets is not None:
-        offsets.extend((-shift[:, 0] / scale[:, 0]).tolist())
-    out = np.empty_like(frames)
-    out[:, 1], out[:, 2] = across * scale, along * stretch
-    out[:, 0] = edge - out[:, 1] * STRIP_W / 2 - out[:, 2] * BEFORE * PX_PER_POINT
-    return out
 
 
 def negatives(image: np.ndarray, corners, geometry: BoardGeometry, rng: np.random.Generator) -> np.ndarray:

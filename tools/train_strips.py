@@ -172,7 +172,10 @@ def main() -> int:
                       output_names=["logits", "offset", "hidden"],
                       dynamic_axes={"strips": {0: "n"}, "logits": {0: "n"}, "offset": {0: "n"}, "hidden": {0: "n"}},
                       opset_version=17, dynamo=False)
-    print(f"saved {args.out}")
+    head = model.head[4]
+    np.savez(args.out.with_name("strips_head.npz"), weights=head.weight.detach().numpy().T.copy(),
+             bias=head.bias.detach().numpy().copy())
+    print(f"saved {args.out} and its last layer (strips_head.npz, what calibration adapts)")
     return 0
 
 

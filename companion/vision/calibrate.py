@@ -72,13 +72,14 @@ def measure(image: np.ndarray, corners: Corners, board: BoardReading) -> BoardGe
 def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str | None = None,
               markers: bool | None = None, reader: str = "strips", position: BoardReading | None = None,
               labels: Sequence[tuple[str | None, int]] | None = None,
-              geometry: BoardGeometry | None = None) -> Calibration:
+              geometry: BoardGeometry | None = None, adapt: bool = True) -> Calibration:
     """`player0`: 'light' or 'dark' when known; otherwise player 0 is whoever sits at the bottom of the picture.
     `markers`: None uses them when all four are in the frame. `reader`: 'strips' measures the board and reads it
     with the strip network, 'classic' assumes the simulator's board. `position`: what the board shows (player 0's
     side as given), the starting position by default. `labels`: instead, each point's colour and count in image
     order, as `companion read --json` lists them (a reading the user corrected); player 0 then sits at the bottom.
-    `geometry`: the board's measurements when known (else measured)."""
+    `geometry`: the board's measurements when known (else measured). `adapt`: fit the strip network's last layer to
+    this board's look (`companion.vision.adapt`)."""
     if reader not in READERS:
         raise CalibrationError(f"the reader is one of {', '.join(READERS)}, not {reader!r}")
     target = position or BoardReading.from_position(Position.start(), 0, trays=False)
@@ -100,7 +101,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     side = tray_side(image, Plane.from_corners(corners))
     if labels is not None:
         return _calibrate_on_labels(image, corners, labels, side, player0 or "light", how,
-                                    (localisation, marker_corners), geometry)
+                                    (localisation, marker_corners), geometry, adapt)
     if reader == "strips":
         from companion.vision.strip_reader import StripReader
 
@@ -124,16 +125,41 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
         choices = [o for o in choices if o.player0_at_bottom] or choices
     orientation = choices[0]
     h, w = image.shape[:2]
+    head = None
+    if reader == "strips" and adapt:
+        counts = [target.points[orientation.point_of_slot(s) - 1].count for s in range(24)]
+        counts += [target.bar[orientation.bar_owner(top)].count for top in (True, False)]
+        head = adapted_head(image, corners, geometry, counts)
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
-                      dict(reading.colours), reader=reader, geometry=geometry)
+                      dict(reading.colours), reader=reader, geometry=geometry, head=head)
     check = verify(profile, image, target)
     if check:
         raise CalibrationError(f"the profile does not read the position back: {check}")
     return Calibration(profile, reading, how)
 
 
+CUTS = 16
+"""Jittered cuts of the calibration photo that the last layer is adapted on."""
+
+
+def adapted_head(image: np.ndarray, corners: Corners, geometry: BoardGeometry, counts: Sequence[int]):
+    """The strip network's last layer fitted to this board: the photo cut `CUTS` times with jittered frames, as
+    in training, each strip labelled with its known count (-1 unknown)."""
+    from companion.vision.adapt import adapt_head, shipped_head
+    from companion.vision.reader import MODELS
+    from companion.vision.strip_reader import StripReader
+    from companion.vision.strips import jittered_frames
+
+    rng = np.random.default_rng(0)
+    reader = StripReader(corners, geometry)
+    known = np.array(counts) >= 0
+    hidden = np.concatenate([reader.hidden(image, jittered_frames(geometry, rng))[known] for _ in range(CUTS)])
+    labels = np.tile(np.array(counts)[known], CUTS)
+    return adapt_head(hidden, labels, shipped_head(MODELS))
+
+
 def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: str, localisation,
-                         geometry: BoardGeometry | None) -> Calibration:
+                         geometry: BoardGeometry | None, adapt: bool) -> Calibration:
     """Calibration on a photo whose points the user labelled (image order): the board is measured on them and must
     read back as labelled."""
     from companion.vision.geometry import fit_bar
@@ -153,7 +179,8 @@ def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: s
     orientation = Orientation(True, side == "right", player0)
     h, w = image.shape[:2]
     profile = Profile(corners, orientation, localisation[0], localisation[1], (w, h), side, dict(reading.colours),
-                      reader="strips", geometry=geometry)
+                      reader="strips", geometry=geometry,
+                      head=adapted_head(image, corners, geometry, counts) if adapt else None)
     return Calibration(profile, reading, how + ", measured on the labels")
 
 
@@ -184,5 +211,5 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["Calibration", "CalibrationError", "calibrate", "known_counts", "measure", "orientations_of",
+__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "known_counts", "measure", "orientations_of",
            "start_orientations", "verify"]

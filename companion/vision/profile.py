@@ -69,6 +69,9 @@ class Profile:
     reader: str = "classic"
     geometry: BoardGeometry | None = None
     """The board's measurements as calibration found them (None: the simulator's board)."""
+    head: tuple[np.ndarray, np.ndarray] | None = field(default=None, compare=False)
+    """The strip network's last layer as calibration adapted it to this board's look (saved beside the TOML file
+    as NAME.head.npz)."""
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -103,12 +106,13 @@ class Profile:
             from companion.rules.layout import STANDARD
             from companion.vision.strip_reader import StripReader
 
-            return StripReader(corners, self.geometry or STANDARD, trays=self.trays, colours=self.colours or None)
+            return StripReader(corners, self.geometry or STANDARD, trays=self.trays, colours=self.colours or None,
+                               head=self.head)
         from companion.vision.reader import BoardReader
 
         return BoardReader(corners, trays=self.trays)
 
-    def to_toml(self) -> str:
+    def to_toml(self, head_file: str | None = None) -> str:
         def pairs(points) -> str:
             return "[" + ", ".join(f"[{x:.2f}, {y:.2f}]" for x, y in points) + "]"
 
@@ -121,6 +125,8 @@ class Profile:
         lines += [f"player0_at_bottom = {str(o.player0_at_bottom).lower()}", f"home_right = {str(o.home_right).lower()}",
                   f'player0_colour = "{o.player0_colour}"', f'trays = "{self.trays}"']
         lines.append(f'reader = "{self.reader}"')
+        if head_file:
+            lines.append(f'head = "{head_file}"')
         if self.flat_dice:
             lines.append("flat_dice = true")
         if self.colours:
@@ -141,7 +147,12 @@ class Profile:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ProfileError(f"cannot make the folder for {path}: {exc.strerror}") from None
-        write_atomically(path, self.to_toml())
+        if self.head is not None:  # first, so that a profile never names a head that is not there
+            head_path = _head_path(path)
+            temporary = head_path.with_name(head_path.name + ".tmp.npz")
+            np.savez(temporary, weights=self.head[0], bias=self.head[1])
+            os.replace(temporary, head_path)
+        write_atomically(path, self.to_toml(head_file=_head_path(path).name if self.head is not None else None))
 
     @classmethod
     def load(cls, path: Path) -> Profile:
@@ -166,10 +177,27 @@ class Profile:
                        {k: tuple(float(v) for v in bgr)  # type: ignore[misc]
                         for k, bgr in data.get("colours", {}).items()},
                        _boolean(data.get("flat_dice", False), "flat_dice"), str(data.get("reader", "classic")),
-                       _geometry(data.get("geometry")))
+                       _geometry(data.get("geometry")), _load_head(path, data.get("head")))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"the board profile {path} is incomplete or wrong ({exc}): run companion calibrate "
                                "again") from None
+
+
+def _head_path(profile: Path) -> Path:
+    return profile.with_name(profile.stem + ".head.npz")
+
+
+def _load_head(profile: Path, name) -> tuple[np.ndarray, np.ndarray] | None:
+    if name is None:
+        return None
+    path = profile.with_name(str(name))
+    try:
+        with np.load(path) as data:
+            return data["weights"].astype(np.float64), data["bias"].astype(np.float64)
+    except FileNotFoundError:
+        raise ValueError(f"the adapted layer {path.name} it names is missing") from None
+    except (OSError, KeyError, ValueError) as exc:
+        raise ValueError(f"the adapted layer {path.name} cannot be read ({exc})") from None
 
 
 def _geometry(table) -> BoardGeometry | None:

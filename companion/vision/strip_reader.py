@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from companion.rules.layout import STANDARD, BoardGeometry
+from companion.vision.adapt import Head
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
@@ -54,9 +55,11 @@ class StripReader:
     """Reads boards placed where `corners` say, measured as `geometry` says. Models are loaded once per process."""
 
     def __init__(self, corners: Corners, geometry: BoardGeometry = STANDARD, *, trays: str | None = None,
-                 colours: dict[str, tuple[float, float, float]] | None = None, models: Path = MODELS) -> None:
-        """`colours`: each set's BGR as calibration saw it (the profile's), or None to find them per image."""
-        self.corners, self.geometry, self.trays = corners, geometry, trays
+                 colours: dict[str, tuple[float, float, float]] | None = None, head: Head | None = None,
+                 models: Path = MODELS) -> None:
+        """`colours`: each set's BGR as calibration saw it (the profile's), or None to find them per image.
+        `head`: the network's last layer as calibration adapted it to this board (`companion.vision.adapt`)."""
+        self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
         self.plane = Plane.from_corners(corners)
         self.cutter = StripCutter(corners, geometry)
         self.network = _network(str(models / "strips.onnx"))
@@ -71,13 +74,20 @@ class StripReader:
         """The network's answer for the 26 strips: probabilities (26, 17), counts 0..15 then "not a point", and
         how far each strip's point lies from the strip's middle, across it, in point widths (26)."""
         strips = self.cutter.cut(image) if strips is None else strips
-        logits, offsets = self.network.outputs(network_input(strips, norm))[:2]
+        logits, offsets, hidden = self.network.outputs(network_input(strips, norm))
+        if self.head is not None:
+            logits = hidden.astype(np.float64) @ self.head[0] + self.head[1]
         logits = logits.astype(np.float64)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True), offsets.astype(np.float64)
 
     def probabilities(self, image: np.ndarray) -> np.ndarray:
         return self.look(image)[0]
+
+    def hidden(self, image: np.ndarray, frames: np.ndarray | None = None) -> np.ndarray:
+        """The network's last hidden layer for the 26 strips, cut by this reader's frames or by `frames`."""
+        cutter = self.cutter if frames is None else StripCutter(self.corners, self.geometry, frames)
+        return self.network.outputs(network_input(cutter.cut(image)))[2]
 
     def point_certainty(self, image: np.ndarray) -> np.ndarray:
         """How sure the network is of each point's count (24 values): how well the board fits these corners."""

@@ -55,6 +55,31 @@ def strip_frames(geometry: BoardGeometry = STANDARD) -> np.ndarray:
     return out
 
 
+def jittered_frames(geometry: BoardGeometry, rng: np.random.Generator, offsets: list | None = None) -> np.ndarray:
+    """`strip_frames(geometry)` each moved and scaled at random, the edge kept `BEFORE` point widths in. `offsets`,
+    when given, gets where each strip's true middle lies from the strip's own middle, across it, in the strip's
+    point widths: what the network learns to see (and calibration to correct)."""
+    frames = strip_frames(geometry)
+    n = len(frames)
+    across, along = frames[:, 1], frames[:, 2]
+    unit_x = across / np.linalg.norm(across, axis=1, keepdims=True)
+    unit_y = along / np.linalg.norm(along, axis=1, keepdims=True)
+    edge = frames[:, 0] + across * STRIP_W / 2 + along * BEFORE * PX_PER_POINT
+    scale = rng.uniform(0.9, 1.2, n)[:, None]
+    stretch = scale * rng.uniform(0.94, 1.06, n)[:, None]
+    pw = geometry.point_width
+    # most strips a little off, as a measured board's are; some far off, so that the offset head sees what a
+    # bar measured wrong by a few percent of the width does to the points beside it
+    shift = np.where(rng.random((n, 1)) < 0.7, rng.uniform(-0.12, 0.12, (n, 1)), rng.uniform(-0.3, 0.3, (n, 1)))
+    edge = edge + unit_x * shift * pw + unit_y * rng.uniform(-0.1, 0.1, (n, 1)) * pw
+    if offsets is not None:
+        offsets.extend((-shift[:, 0] / scale[:, 0]).tolist())
+    out = np.empty_like(frames)
+    out[:, 1], out[:, 2] = across * scale, along * stretch
+    out[:, 0] = edge - out[:, 1] * STRIP_W / 2 - out[:, 2] * BEFORE * PX_PER_POINT
+    return out
+
+
 def strip_grid(frames: np.ndarray) -> np.ndarray:
     """The mm place of every strip pixel: (n, STRIP_H, STRIP_W, 2)."""
     i = np.arange(STRIP_H, dtype=np.float64)[:, None, None] + 0.5
@@ -123,4 +148,4 @@ def network_input(strips: np.ndarray, norm: tuple[np.ndarray, float] | None = No
 
 
 __all__ = ["ACROSS", "ALONG", "BAR_BOTTOM", "BAR_TOP", "BEFORE", "STRIPS", "STRIP_H", "STRIP_W", "StripCutter",
-           "mm_to_image", "network_input", "normalisation", "strip_frames", "strip_grid"]
+           "jittered_frames", "mm_to_image", "network_input", "normalisation", "strip_frames", "strip_grid"]

@@ -142,3 +142,30 @@ def test_profile_keeps_the_reader_and_geometry(tmp_path):
     path.write_text(path.read_text().replace('reader = "strips"', 'reader = "magic"'))
     with pytest.raises(Exception, match="reader"):
         Profile.load(path)
+
+
+def test_calibration_adapts_the_last_layer_and_the_profile_keeps_it(tmp_path):
+    """The adapted layer reads the calibration photo at least as surely as the shipped one, stays near it, and
+    is saved beside the profile (a profile naming a missing layer is refused)."""
+    from companion.vision.adapt import shipped_head
+    from companion.vision.calibrate import calibrate
+    from companion.vision.profile import ProfileError
+    from companion.vision.reader import MODELS
+
+    image, corners = _render(Position.start(), tilt=15, style=STYLES[2])
+    result = calibrate(image, corners=corners, markers=False)
+    profile = result.profile
+    assert profile.head is not None
+    shipped = shipped_head(MODELS)
+    assert 0 < np.abs(profile.head[0] - shipped[0]).max() < 1.0
+    truth = [5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2] * 2
+    adapted = profile.board_reader(corners).probabilities(image)
+    plain = StripReader(corners, profile.geometry).probabilities(image)
+    assert adapted[np.arange(24), truth].mean() >= plain[np.arange(24), truth].mean() - 1e-6
+    path = tmp_path / "board.toml"
+    profile.save(path)
+    loaded = Profile.load(path)
+    assert np.allclose(loaded.head[0], profile.head[0]) and (tmp_path / "board.head.npz").exists()
+    (tmp_path / "board.head.npz").unlink()
+    with pytest.raises(ProfileError, match="head.npz"):
+        Profile.load(path)
