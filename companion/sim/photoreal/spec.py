@@ -1,0 +1,286 @@
+"""What a photoreal board and its frames are made of, drawn from a seed: geometry, materials, checker models,
+stacking, positions, camera, lights, props and camera effects. Pure Python and JSON: the Blender worker
+(`blender_scene.py`) builds exactly this, so a frame is reproducible from its seed and the spec can be tested
+without Blender.
+
+Designs come in two families that share nothing: `TRAIN_DESIGNS` (what the reader may learn from) and
+`HELDOUT_DESIGNS` (materials, checker models and finishes never used in training, and the extremes of the
+geometry ranges), so a measurement on held-out boards says how the reader does on boards it has never seen.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.rules import Position
+from companion.sim.render import Scene, random_position
+
+MATCHES = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "matches"
+
+
+@dataclass(frozen=True, slots=True)
+class Design:
+    """A family of boards: the materials each part may be made of, the checkers' models and finishes, and the
+    ranges of the board's proportions."""
+
+    name: str
+    field: tuple[str, ...]
+    points: tuple[str, ...]
+    frame: tuple[str, ...]
+    checker_models: tuple[str, ...]
+    finishes: tuple[str, ...]
+    bar: tuple[float, float]
+    """The bar's share of the playing area's width."""
+    point_length: tuple[float, float]
+    """A point's share of the playing area's height."""
+    checker: tuple[float, float]
+    """A checker's diameter as a share of a point's width."""
+    frame_height: tuple[float, float] = (8.0, 22.0)
+    """mm the frame stands over the playing surface (0: a roll-up mat)."""
+    same_colour: float = 0.0
+    """How often one checker set has the colour of one set of points."""
+
+
+TRAIN_DESIGNS = (
+    Design("walnut-felt", ("felt",), ("felt",), ("wood",), ("flat", "grooved"), ("matte", "glossy"),
+           (0.055, 0.09), (0.37, 0.44), (0.82, 0.95)),
+    Design("club-leather", ("leather",), ("leather", "felt"), ("wood", "leather"), ("grooved", "flat"),
+           ("glossy", "matte"), (0.06, 0.09), (0.36, 0.43), (0.84, 0.95)),
+    Design("lacquer-tournament", ("lacquer",), ("lacquer",), ("lacquer", "wood"), ("flat", "grooved"),
+           ("glossy",), (0.055, 0.085), (0.38, 0.44), (0.85, 0.95)),
+    Design("roll-up-vinyl", ("vinyl",), ("vinyl",), ("vinyl",), ("flat",), ("matte", "glossy"),
+           (0.06, 0.09), (0.37, 0.43), (0.83, 0.94), frame_height=(0.0, 3.0)),
+)
+HELDOUT_DESIGNS = (
+    Design("marble-brass", ("marble",), ("marble", "lacquer"), ("metal",), ("rimmed",), ("marble", "metal"),
+           (0.05, 0.10), (0.35, 0.45), (0.80, 0.98)),
+    Design("cork-travel", ("cork",), ("printed",), ("wood",), ("ringed", "rimmed"), ("pearl",),
+           (0.05, 0.10), (0.35, 0.45), (0.80, 0.98), frame_height=(4.0, 10.0)),
+    Design("inlaid-parquet", ("wood",), ("inlaid",), ("wood",), ("ringed",), ("pearl", "marble"),
+           (0.05, 0.10), (0.35, 0.45), (0.80, 0.98), same_colour=0.5),
+)
+DESIGNS = {d.name: d for d in TRAIN_DESIGNS + HELDOUT_DESIGNS}
+SPLITS = {"train": TRAIN_DESIGNS, "heldout": HELDOUT_DESIGNS}
+SEED_BASE = {"train": 0, "heldout": 5_000_000}
+"""Held-out boards draw from seeds no training board uses."""
+
+# Checker sets as clubs have them: (light, dark) in sRGB 0..1.
+CHECKER_SETS = (
+    ((0.93, 0.91, 0.85), (0.08, 0.08, 0.08)), ((0.95, 0.95, 0.95), (0.55, 0.06, 0.06)),
+    ((0.90, 0.84, 0.68), (0.30, 0.17, 0.09)), ((0.85, 0.85, 0.88), (0.10, 0.15, 0.40)),
+    ((0.92, 0.80, 0.30), (0.10, 0.30, 0.15)), ((0.95, 0.93, 0.90), (0.35, 0.35, 0.37)),
+    ((0.90, 0.55, 0.20), (0.20, 0.12, 0.30)), ((0.75, 0.12, 0.12), (0.12, 0.12, 0.12)),
+)
+
+
+def _colour(rng: np.random.Generator, value: tuple[float, float], saturation: tuple[float, float]) -> list[float]:
+    r, g, b = colorsys.hsv_to_rgb(float(rng.random()), float(rng.uniform(*saturation)), float(rng.uniform(*value)))
+    return [round(r, 4), round(g, 4), round(b, 4)]
+
+
+def _material(kind: str, rng: np.random.Generator, light: bool | None = None) -> dict[str, Any]:
+    """A material of one kind, its colours drawn as such materials come (woods brown, felts any colour)."""
+    value = (0.15, 0.45) if light is False else (0.55, 0.95) if light else (0.2, 0.8)
+    if kind == "wood" or kind == "inlaid":
+        hue = float(rng.uniform(0.04, 0.10))
+        v = float(rng.uniform(*((0.15, 0.4) if light is False else (0.55, 0.85) if light else (0.2, 0.75))))
+        base = colorsys.hsv_to_rgb(hue, float(rng.uniform(0.35, 0.7)), v)
+        grain = colorsys.hsv_to_rgb(hue, float(rng.uniform(0.4, 0.8)), v * float(rng.uniform(0.55, 0.8)))
+        colours = [list(base), list(grain)]
+    elif kind == "cork":
+        colours = [list(colorsys.hsv_to_rgb(0.08, 0.45, float(rng.uniform(0.5, 0.7)))),
+                   list(colorsys.hsv_to_rgb(0.07, 0.6, float(rng.uniform(0.25, 0.4))))]
+    elif kind == "marble":
+        c = _colour(rng, value, (0.0, 0.25))
+        colours = [c, [min(1.0, x * 0.4 + (0.55 if light is False else 0.0)) for x in c]]
+    elif kind == "metal":
+        colours = [[0.85, 0.65, 0.3] if rng.random() < 0.6 else [0.8, 0.8, 0.82]] * 2
+    else:
+        c = _colour(rng, value, (0.1, 0.85))
+        colours = [c, c]
+    roughness = {"felt": 0.95, "leather": 0.5, "lacquer": 0.06, "vinyl": 0.35, "marble": 0.12, "cork": 0.85,
+                 "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5}[kind]
+    return {"kind": kind, "colours": [[round(x, 4) for x in c] for c in colours],
+            "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3), "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
+
+
+def _luminance(rgb) -> float:
+    return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+
+def board_spec(split: str, board: int) -> dict[str, Any]:
+    """Everything a board of `split` is made of; the same `(split, board)` gives the same board."""
+    rng = np.random.default_rng([SEED_BASE[split] + board, 1])
+    designs = SPLITS[split]
+    design = designs[board % len(designs)]
+    play_width = float(rng.uniform(440, 620))
+    play_height = play_width * float(rng.uniform(0.72, 0.88))
+    bar_width = play_width * float(rng.uniform(*design.bar))
+    point_width = (play_width - bar_width) / 12
+    field = _material(str(rng.choice(design.field)), rng)
+    field_light = _luminance(field["colours"][0]) > 0.5
+    point_kind = str(rng.choice(design.points))
+    # the two point colours contrast with the field (most boards) or only a little (inlaid woods)
+    points = [_material(point_kind, rng, light=not field_light), _material(point_kind, rng, light=field_light)]
+    light, dark = CHECKER_SETS[int(rng.integers(len(CHECKER_SETS)))]
+    light = [min(1.0, max(0.0, x + float(rng.normal(0, 0.03)))) for x in light]
+    dark = [min(1.0, max(0.0, x + float(rng.normal(0, 0.03)))) for x in dark]
+    if rng.random() < design.same_colour:  # one set wears the colour of one set of points
+        if rng.random() < 0.5:
+            light = list(max(points, key=lambda m: _luminance(m["colours"][0]))["colours"][0])
+        else:
+            dark = list(min(points, key=lambda m: _luminance(m["colours"][0]))["colours"][0])
+    finish = str(rng.choice(design.finishes))
+    diameter = point_width * float(rng.uniform(*design.checker))
+    return {
+        "split": split, "board_id": f"{split}-{board:05d}", "design": design.name,
+        "geometry": {
+            "play_width": round(play_width, 2), "play_height": round(play_height, 2),
+            "bar_width": round(bar_width, 2), "point_width": round(point_width, 3),
+            "point_length": round(play_height * float(rng.uniform(*design.point_length)), 2),
+            "point_base": round(float(rng.uniform(0.86, 1.0)), 3),
+            "checker_diameter": round(diameter, 2),
+            "checker_thickness": round(diameter * float(rng.uniform(0.17, 0.27)), 2),
+            "frame_width": round(float(rng.uniform(18, 55)), 1),
+            "frame_height": round(float(rng.uniform(*design.frame_height)), 1),
+            "bar_height": round(float(rng.uniform(0, 1)) * float(rng.uniform(*design.frame_height)), 1),
+            "tray_width": round(float(rng.uniform(0, 1) < 0.7) * float(rng.uniform(45, 70)), 1),
+            "edge_margin": round(float(rng.uniform(0, 0.12)) * diameter, 2),
+        },
+        "materials": {"field": field, "points": points, "frame": _material(str(rng.choice(design.frame)), rng),
+                      "bar": None if rng.random() < 0.6 else _material(str(rng.choice(design.frame)), rng)},
+        "checkers": {"model": str(rng.choice(design.checker_models)), "finish": finish,
+                     "colours": [[round(x, 4) for x in light], [round(x, 4) for x in dark]],
+                     "bevel": round(float(rng.uniform(0.05, 0.25)), 3)},
+        "dice": {"colour": _colour(rng, (0.05, 0.95), (0.0, 0.8)), "size": round(float(rng.uniform(14, 19)), 1)},
+        "from_player1": bool(rng.random() < 0.3), "home_right": bool(rng.random() < 0.7),
+        "player0_light": bool(rng.random() < 0.5),
+    }
+
+
+@lru_cache(maxsize=1)
+def match_positions() -> tuple[tuple[str, int], ...]:
+    """(Position ID, mover) after every play of the real matches: positions people reached."""
+    from companion.record.audit import audit_match
+    from companion.record.jellyfish import read_match_file
+
+    out = []
+    for path in sorted(MATCHES.glob("*.mat")) + sorted(MATCHES.glob("*.txt")):
+        try:
+            report = audit_match(read_match_file(path), trace=True)
+        except Exception:  # a file the importer refuses gives no positions; the others still do
+            continue
+        out.extend((t.after, t.player) for t in report.trace or ())
+    return tuple(out)
+
+
+def _tall_stacks(rng: np.random.Generator) -> tuple[Position, int]:
+    """A legal position with tall stacks, checkers on the bar and borne off: what games rarely show."""
+    counts = [[0] * 26, [0] * 26]
+    for player in (0, 1):
+        left = 15
+        off = int(rng.integers(0, 8)) if rng.random() < 0.4 else 0
+        bar = int(rng.integers(1, 4)) if rng.random() < 0.3 else 0
+        counts[player][0], counts[player][25] = off, bar
+        left -= off + bar
+        while left:
+            point = int(rng.integers(1, 25))
+            if counts[1 - player][25 - point]:
+                continue
+            take = min(left, int(rng.integers(1, 16)))
+            counts[player][point] += take
+            left -= take
+    try:
+        return Position(tuple(counts[0]), tuple(counts[1])), 0
+    except Exception:  # a bar checker with a closed board or the like: take a game's position instead
+        return random_position(rng)
+
+
+def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
+    """Frame `frame` of a board: the position, how it is stacked, the camera, lights, props and effects.
+    Frame 0 is the starting position, taken as a user takes a calibration photo (no hand, modest tilt)."""
+    split_base = SEED_BASE[board["split"]] + int(board["board_id"].rsplit("-", 1)[1])
+    rng = np.random.default_rng([split_base, 2, frame])
+    if frame == 0:
+        position, mover = Position.start(), 0
+    else:
+        source = rng.random()
+        positions = match_positions()
+        if source < 0.5 and positions:
+            pid, mover = positions[int(rng.integers(len(positions)))]
+            position = Position.from_position_id(pid)
+        elif source < 0.8:
+            position, mover = random_position(rng)
+        else:
+            position, mover = _tall_stacks(rng)
+    scene = Scene.from_position(position, mover)
+    calibration = frame == 0
+    tilt = float(rng.uniform(0, 20) if calibration else rng.uniform(0, 45))
+    focal = float(rng.uniform(24, 40) if calibration else rng.choice([rng.uniform(18, 26), rng.uniform(26, 50)]))
+    return {
+        "frame_index": frame,
+        "points": [list(p) for p in scene.points], "bar": list(scene.bar), "off": list(scene.off),
+        "stacking": {"style": str(rng.choice(["layered", "tower", "column"], p=[0.5, 0.25, 0.25])),
+                     "sloppy": round(float(rng.uniform(0, 0.09)), 3), "gap": round(float(rng.uniform(1.0, 1.06)), 3),
+                     "seed": int(rng.integers(1 << 30))},
+        "dice": [int(rng.integers(1, 7)), int(rng.integers(1, 7))], "roller": int(mover),
+        "cube": {"value": int(rng.choice([1, 2, 4, 8, 16, 32, 64])),
+                 "place": str(rng.choice(["bar", "side"]))},
+        "camera": {"tilt": round(tilt, 2), "azimuth": round(float(rng.uniform(-12, 12)), 2),
+                   "roll": round(float(rng.uniform(-5, 5)), 2), "focal": round(focal, 2),
+                   "fill": round(float(rng.uniform(0.68, 0.92)), 3),
+                   "shift": [round(float(rng.uniform(-0.05, 0.05)), 3), round(float(rng.uniform(-0.05, 0.05)), 3)],
+                   "distortion": round(float(rng.uniform(-0.22, -0.04)) if focal < 26 else float(rng.uniform(-0.04, 0.02)), 4)},
+        "lights": _lights(rng),
+        "table": _material(str(rng.choice(["wood", "felt", "vinyl", "marble"])), rng),
+        "props": [p for p in ("cup", "clock", "sheet", "spare") if rng.random() < 0.35],
+        "hand": None if calibration or rng.random() > 0.25 else {
+            "side": str(rng.choice(["near", "far", "left", "right"])), "reach": round(float(rng.uniform(0.1, 0.55)), 3),
+            "along": round(float(rng.uniform(0.15, 0.85)), 3), "height": round(float(rng.uniform(25, 90)), 1),
+            "skin": [round(x, 4) for x in colorsys.hsv_to_rgb(float(rng.uniform(0.02, 0.1)), float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.3, 0.9)))]},
+        "effects": {"noise": round(float(rng.uniform(0, 9)), 2),
+                    "motion": round(float(rng.uniform(0, 7)) if rng.random() < 0.2 else 0.0, 2),
+                    "motion_angle": round(float(rng.uniform(0, 180)), 1),
+                    "defocus": round(float(rng.uniform(0.5, 2.2)) if rng.random() < 0.3 else 0.0, 2),
+                    "jpeg": int(rng.integers(45, 96)), "gain": round(float(rng.uniform(0.8, 1.15)), 3)},
+    }
+
+
+def _lights(rng: np.random.Generator) -> list[dict[str, Any]]:
+    """A room's light: lamps overhead, perhaps a window low to one side, perhaps a coloured lamp."""
+    lights = []
+    for _ in range(int(rng.integers(1, 4))):
+        kelvin = float(rng.uniform(2700, 6500))
+        lights.append({"kind": "lamp", "azimuth": round(float(rng.uniform(0, 360)), 1),
+                       "elevation": round(float(rng.uniform(35, 88)), 1), "distance": round(float(rng.uniform(0.8, 2.2)), 2),
+                       "size": round(float(rng.uniform(0.05, 0.8)), 3), "power": round(float(rng.uniform(150, 900)), 1),
+                       "colour": _kelvin(kelvin)})
+    if rng.random() < 0.4:
+        lights.append({"kind": "window", "azimuth": round(float(rng.uniform(0, 360)), 1),
+                       "elevation": round(float(rng.uniform(10, 40)), 1), "distance": 2.5, "size": 1.5,
+                       "power": round(float(rng.uniform(400, 2000)), 1), "colour": _kelvin(float(rng.uniform(5500, 8000)))})
+    if rng.random() < 0.15:
+        lights.append({"kind": "lamp", "azimuth": round(float(rng.uniform(0, 360)), 1), "elevation": 50.0,
+                       "distance": 1.5, "size": 0.3, "power": round(float(rng.uniform(40, 150)), 1),
+                       "colour": _colour(rng, (0.9, 1.0), (0.4, 0.8))})
+    return lights
+
+
+def _kelvin(k: float) -> list[float]:
+    """An incandescent-to-daylight white as RGB (Tanner Helland's fit, normalised)."""
+    t = k / 100
+    r = 1.0 if t <= 66 else min(1.0, 1.2929 * (t - 60) ** -0.1332)
+    g = 0.3901 * math.log(t) - 0.6318 if t <= 66 else 1.1299 * (t - 60) ** -0.0755
+    b = 1.0 if t >= 66 else (0.0 if t <= 19 else 0.5432 * math.log(t - 10) - 1.1962)
+    return [round(min(1.0, max(0.0, x)), 4) for x in (r, g, b)]
+
+
+__all__ = ["DESIGNS", "Design", "HELDOUT_DESIGNS", "SPLITS", "TRAIN_DESIGNS", "board_spec", "frame_spec",
+           "match_positions"]

@@ -1,0 +1,140 @@
+"""The photoreal renderer's parts that run without Blender: what a board and a frame are made of, the camera's
+lens, and the labels (which points a hand hides, which colour player 0 plays)."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.rules.layout import BoardGeometry
+from companion.sim.photoreal import post
+from companion.sim.photoreal.__main__ import main as render_main
+from companion.sim.photoreal.spec import HELDOUT_DESIGNS, TRAIN_DESIGNS, board_spec, frame_spec
+from companion.vision.orientation import Orientation
+
+
+def test_a_board_is_the_same_from_its_seed_and_boards_differ():
+    assert board_spec("train", 3) == board_spec("train", 3)
+    assert frame_spec(board_spec("train", 3), 2) == frame_spec(board_spec("train", 3), 2)
+    assert board_spec("train", 3)["geometry"] != board_spec("train", 4)["geometry"]
+    assert board_spec("train", 3)["geometry"] != board_spec("heldout", 3)["geometry"]
+
+
+def test_held_out_designs_share_no_material_or_checker_with_training():
+    def kinds(designs, attr):
+        return {k for d in designs for k in getattr(d, attr)}
+
+    for attr in ("field", "checker_models", "finishes"):
+        assert not kinds(TRAIN_DESIGNS, attr) & kinds(HELDOUT_DESIGNS, attr), attr
+    assert not {d.name for d in TRAIN_DESIGNS} & {d.name for d in HELDOUT_DESIGNS}
+
+
+@pytest.mark.parametrize("split", ["train", "heldout"])
+def test_boards_are_backgammon_boards_in_the_stated_ranges(split):
+    for number in range(40):
+        board = board_spec(split, number)
+        g = board["geometry"]
+        geometry = BoardGeometry(g["play_width"], g["play_height"], g["bar_width"], g["point_length"],
+                                 g["checker_diameter"])  # validates the proportions
+        assert 0.05 <= g["bar_width"] / g["play_width"] <= 0.10
+        assert 0.35 <= g["point_length"] / g["play_height"] <= 0.45
+        assert 0.80 <= g["checker_diameter"] / geometry.point_width <= 0.98
+
+
+def test_frames_hold_fifteen_checkers_each_and_frame_zero_is_the_start():
+    board = board_spec("train", 1)
+    start = frame_spec(board, 0)
+    assert start["hand"] is None
+    assert sorted(c for o, c in start["points"] if o == 0) == [2, 3, 5, 5]
+    for k in range(60):
+        frame = frame_spec(board, k)
+        for player in (0, 1):
+            on_points = sum(c for o, c in frame["points"] if o == player)
+            assert on_points + frame["bar"][player] + frame["off"][player] == 15
+
+
+def test_a_point_s_ground_lies_where_the_reader_looks_for_that_point():
+    """The label's idea of where point p lies (and so which points a hand hides) agrees with the reader's
+    `Orientation` for player 0 at the bottom, with his home board on either side."""
+    for home_right in (True, False):
+        board = board_spec("train", 0) | {"home_right": home_right}
+        g = board["geometry"]
+        geometry = BoardGeometry(g["play_width"], g["play_height"], g["bar_width"], g["point_length"],
+                                 g["checker_diameter"])
+        orient = Orientation(True, home_right, "light")
+        frame = {"points": [[0, 1]] * 24}
+        for slot in range(24):
+            point = orient.point_of_slot(slot)
+            ground = post._point_ground(board, point, frame)
+            assert np.isclose(ground[:, 0].mean(), geometry.slot_x(slot))
+            top = slot < 12
+            assert (ground[:, 1].min() == 0.0) if top else (ground[:, 1].max() == g["play_height"])
+
+
+def test_the_lens_moves_labels_as_it_moves_the_image():
+    lens = post.Lens(960, 540, 20.0, -0.2)
+    assert lens.zoom > 1  # a barrel lens is zoomed so its corners still show the scene
+    image = np.zeros((540, 960), np.float32)
+    for x, y in ((100, 50), (700, 400), (480, 270), (900, 60)):
+        image[:] = 0
+        image[y - 2:y + 3, x - 2:x + 3] = 1
+        ys, xs = np.nonzero(lens.warp(image) > 0.3)
+        assert np.allclose((xs.mean(), ys.mean()), lens.distort([[x, y]])[0], atol=0.6)
+    assert np.allclose(post.Lens(960, 540, 35.0, 0.0).distort([[10.0, 20.0]]), [[10.0, 20.0]])
+
+
+def _raw_frame(tmp_path, board, frame, hand):
+    """A stand-in for Blender's output: a plain image, the corners of a top-down camera, perhaps a hand."""
+    g = board["geometry"]
+    scale = 1.4
+    corners = [[20, 20], [20 + g["play_width"] * scale, 20], [20 + g["play_width"] * scale,
+               20 + g["play_height"] * scale], [20, 20 + g["play_height"] * scale]]
+    h, w = int(g["play_height"] * scale) + 40, int(g["play_width"] * scale) + 40
+    cv2.imwrite(str(tmp_path / "raw.png"), np.full((h, w, 3), 30000, np.uint16))
+    raw = {"corners": corners, "hand_outline": hand, "dice_px": [[50, 50], [60, 60]], "camera": {},
+           "render_seconds": 1.0, "width": w, "height": h}
+    (tmp_path / "raw.raw.json").write_text(json.dumps(raw))
+    return corners
+
+
+def test_a_hand_hides_the_points_under_it_and_only_those(tmp_path):
+    board = board_spec("train", 2) | {"home_right": True, "from_player1": False}
+    frame = frame_spec(board, 0) | {"camera": {"focal": 50.0, "distortion": 0.0, "tilt": 0.0}}
+    frame["effects"] |= {"motion": 0.0, "defocus": 0.0, "noise": 0.0}
+    corners = _raw_frame(tmp_path, board, frame, [])
+    (x0, y0), (x1, y1) = corners[0], corners[2]
+    # a hand over the bottom-right corner of the playing area: player 0's 1 and 2 points (home on the right)
+    pw = (x1 - x0) * board["geometry"]["point_width"] / board["geometry"]["play_width"]
+    hand = [[[x1 - 1.6 * pw, y1 - 60], [x1 + 30, y1 - 60], [x1 + 30, y1 + 30], [x1 - 1.6 * pw, y1 + 30]]]
+    corners = _raw_frame(tmp_path, board, frame, hand)
+    label = post.develop(board, frame, tmp_path / "raw.png", tmp_path / "frame.jpg")
+    assert label["hand"] and label["occluded"] == [1, 2]
+    assert json.loads((tmp_path / "frame.json").read_text()) == label
+    assert cv2.imread(str(tmp_path / "frame.jpg")) is not None
+    assert np.allclose(label["corners"], corners, atol=0.01)
+    _raw_frame(tmp_path, board, frame, [])
+    assert post.develop(board, frame, tmp_path / "raw.png", tmp_path / "frame.jpg")["occluded"] == []
+
+
+def test_player_zero_s_colour_is_the_lighter_set_s_name_whatever_the_spec_calls_it(tmp_path):
+    board = board_spec("train", 2)
+    frame = frame_spec(board, 0) | {"camera": {"focal": 50.0, "distortion": 0.0, "tilt": 0.0}}
+    _raw_frame(tmp_path, board, frame, [])
+    raw = json.loads((tmp_path / "raw.raw.json").read_text())
+    lens = post.Lens(raw["width"], raw["height"], 50.0, 0.0)
+    swapped = board | {"checkers": board["checkers"] | {"colours": board["checkers"]["colours"][::-1]}}
+    first = post.label_for(board, frame, raw, lens, None)["colours"]["player0_colour"]
+    second = post.label_for(swapped, frame, raw, lens, None)["colours"]["player0_colour"]
+    assert {first, second} == {"light", "dark"}
+
+
+def test_the_command_refuses_bad_options_and_says_when_blender_is_missing(tmp_path, capsys):
+    with pytest.raises(SystemExit) as bad:
+        render_main(["--split", "train", "--out", str(tmp_path), "--size", "big"])
+    assert bad.value.code == 2
+    assert render_main(["--split", "train", "--boards", "1", "--frames", "1", "--out", str(tmp_path),
+                        "--blender-python", "false"]) == 1
+    assert "Blender failed" in capsys.readouterr().err
