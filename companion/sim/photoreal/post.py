@@ -139,14 +139,8 @@ def develop(board: dict, frame: dict, raw_png: Path, out_jpg: Path) -> dict[str,
     image = image.astype(np.float32) / (65535.0 if image.dtype == np.uint16 else 255.0)
     fx = frame["effects"]
     rng = np.random.default_rng(frame["stacking"]["seed"] + 7)
-    h, w = image.shape[:2]
+    h, w = image.shape[:2]  # exposed already, as a webcam exposes: by the Blender worker
     lens = Lens(w, h, frame["camera"]["focal"], frame["camera"]["distortion"])
-    # auto-exposure as a webcam's: the board's brightness pulled towards mid-grey, imperfectly
-    region = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(region, np.round(np.array(raw["corners"])).astype(np.int32), 1)
-    level = float(cv2.mean(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), mask=region)[0]) or 0.5
-    image *= np.clip(0.42 * fx["gain"] / level, 0.6, 2.2)
-    image = np.where(image > 0.8, 0.8 + 0.2 * np.tanh((image - 0.8) / 0.2), image)  # highlights roll off
     image = lens.warp(image)
     if fx["defocus"]:
         image = cv2.GaussianBlur(image, (0, 0), fx["defocus"])
