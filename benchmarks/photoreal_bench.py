@@ -14,7 +14,7 @@ Each frame is read with the playing area's true corners (as a user gives them), 
 A point is *right* when the best guess is the true count and colour; a frame is *fully right* when its 24 points
 and both bar halves are. *Refused*: frames whose board confidence is under `GIVEN_LEAST`, which `companion read`
 refuses even with the corners given; also counted, frames under `BOARD_LEAST` (refused where no corners were given).
-Points a hand hides are not known in these labels: frames with a hand are reported apart.
+Points a hand hides (the label's `occluded`) are not judged; frames with a hand are also reported apart.
 """
 
 from __future__ import annotations
@@ -40,9 +40,16 @@ from tools.strip_data import photoreal_label  # noqa: E402
 
 
 def judge(reading, orient, label) -> dict:
-    points_right, wrong = 0, []
+    """Points a hand hides (the label's `occluded`, and a bar half under it) are not judged: nobody can read them,
+    and the live path waits for the hand to go."""
+    points_right, seen, wrong = 0, 0, []
+    hidden = set(label.get("occluded", ()))
     for slot, read in enumerate(reading.points):
-        owner, count = label["points"][orient.point_of_slot(slot) - 1]
+        point = orient.point_of_slot(slot)
+        if point in hidden:
+            continue
+        seen += 1
+        owner, count = label["points"][point - 1]
         colour = orient.colour_of(owner) if count else None
         ok = read.count == count and (count == 0 or read.colour == colour)
         points_right += ok
@@ -51,12 +58,15 @@ def judge(reading, orient, label) -> dict:
     bar_right = True
     for top, half in zip((True, False), reading.bar):
         player = orient.bar_owner(top)
+        if label.get("bar_hidden", [False, False])[player]:
+            continue
         truth = label["bar"][player]
         ok = half.count == truth and (truth == 0 or half.colour == orient.colour_of(player))
         bar_right &= ok
         if not ok:
             wrong.append(("bar top" if top else "bar bottom", truth, (half.colour, half.count)))
-    return {"points_right": points_right, "bar_right": bar_right, "full": points_right == 24 and bar_right,
+    return {"points_right": points_right, "points_seen": seen, "bar_right": bar_right,
+            "full": points_right == seen and bar_right,
             "wrong": wrong, "board": round(reading.board, 3)}
 
 
@@ -135,10 +145,11 @@ def report(results: list[dict], args, times) -> None:
         if not rows:
             return
         points = sum(r["points_right"] for r in rows)
+        seen = sum(r.get("points_seen", 24) for r in rows)
         full = sum(r["full"] for r in rows)
         refused = sum(r["board"] < GIVEN_LEAST for r in rows)
         unsure = sum(r["board"] < BOARD_LEAST for r in rows)
-        print(f"{name:<28} frames {len(rows):>4}  points right {100 * points / (24 * len(rows)):6.2f} %  "
+        print(f"{name:<28} frames {len(rows):>4}  points right {100 * points / max(seen, 1):6.2f} % of {seen:>4}  "
               f"fully right {100 * full / len(rows):6.1f} % ({full})  bar right "
               f"{100 * sum(r['bar_right'] for r in rows) / len(rows):5.1f} %  refused {refused} "
               f"(under {BOARD_LEAST} board confidence: {unsure})")
