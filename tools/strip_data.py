@@ -144,7 +144,7 @@ def photoreal_label(label: dict):
     colour = label.get("colours", {}).get("player0_colour") or label.get("player0_colour", "light")
     orient = Orientation(not pose["from_player1"], pose["home_right"], colour)
     counts = strip_counts(label["points"], label["bar"], orient, set(label.get("occluded", ())),
-                          bool(label.get("hand")))
+                          label.get("bar_hidden", bool(label.get("hand"))))
     return tuple(corners), geometry, orient, counts, strip_colours(label["points"], label["bar"], orient)
 
 
