@@ -292,7 +292,7 @@ class BoardScene:
         hw, hh = W / 2 * MM, H / 2 * MM
         box("field", -hw, -hh, -0.004, hw, hh, 0.0, field, col)
         # the frame: four rails, and trays (a lowered floor behind another rail) on the home side
-        t, f, fz = F * MM, fh * MM, max(fh, 0.6) * MM
+        t, fz = F * MM, max(fh, 0.6) * MM
         left, right = -hw - t, hw + t
         if tray:
             tw = tray * MM
@@ -557,10 +557,12 @@ class BoardScene:
             where = self.world(u, v, 0)
             where.z = -0.03
             if prop == "cup":
-                verts, faces, smooth, mats = lathe([(0, 0, 0, False), (0.032, 0, 0, True), (0.036, 0.085, 0, True),
-                                                    (0.031, 0.085, 0, True), (0.028, 0.004, 0, True), (0, 0.004, 0, False)])
-                obj = mesh_object("cup", verts, faces, material("cup", {"kind": "leather", "colours": [
-                    [rng.random() * 0.4] * 3, [0, 0, 0]], "roughness": 0.5, "scale": 1.0}, rng), self.frame_parts, smooth)
+                verts, faces, smooth, _ = lathe([(0, 0, 0, False), (0.032, 0, 0, True), (0.036, 0.085, 0, True),
+                                                 (0.031, 0.085, 0, True), (0.028, 0.004, 0, True),
+                                                 (0, 0.004, 0, False)])
+                leather = {"kind": "leather", "colours": [[rng.random() * 0.4] * 3, [0, 0, 0]], "roughness": 0.5,
+                           "scale": 1.0}
+                obj = mesh_object("cup", verts, faces, material("cup", leather, rng), self.frame_parts, smooth)
                 obj.location = where
                 if rng.random() < 0.5:  # lying on its side
                     obj.rotation_euler = (math.pi / 2, 0, rng.uniform(0, 6.3))
@@ -600,7 +602,8 @@ class BoardScene:
             obj = bpy.data.objects.new(f"light{i}", light)
             self.frame_parts.objects.link(obj)
             az, el = math.radians(spec["azimuth"]), math.radians(spec["elevation"])
-            obj.location = Vector((math.cos(az) * math.cos(el), math.sin(az) * math.cos(el), math.sin(el))) * spec["distance"]
+            direction = Vector((math.cos(az) * math.cos(el), math.sin(az) * math.cos(el), math.sin(el)))
+            obj.location = direction * spec["distance"]
             obj.rotation_euler = (-obj.location).to_track_quat("-Z", "Y").to_euler()
         # the table under the board
         box("table", -1.5, -1.5, -0.06, 1.5, 1.5, -0.031, material("table", frame["table"], rng), self.frame_parts)

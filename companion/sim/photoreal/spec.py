@@ -108,7 +108,8 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
     roughness = {"felt": 0.95, "leather": 0.5, "lacquer": 0.06, "vinyl": 0.35, "marble": 0.12, "cork": 0.85,
                  "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5}[kind]
     return {"kind": kind, "colours": [[round(x, 4) for x in c] for c in colours],
-            "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3), "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
+            "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3),
+            "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
 
 
 def _luminance(rgb) -> float:
@@ -237,14 +238,16 @@ def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
                    "roll": round(float(rng.uniform(-5, 5)), 2), "focal": round(focal, 2),
                    "fill": round(float(rng.uniform(0.68, 0.92)), 3),
                    "shift": [round(float(rng.uniform(-0.05, 0.05)), 3), round(float(rng.uniform(-0.05, 0.05)), 3)],
-                   "distortion": round(float(rng.uniform(-0.22, -0.04)) if focal < 26 else float(rng.uniform(-0.04, 0.02)), 4)},
+                   "distortion": round(float(rng.uniform(-0.22, -0.04)) if focal < 26
+                                       else float(rng.uniform(-0.04, 0.02)), 4)},
         "lights": _lights(rng),
         "table": _material(str(rng.choice(["wood", "felt", "vinyl", "marble"])), rng),
         "props": [p for p in ("cup", "clock", "sheet", "spare") if rng.random() < 0.35],
         "hand": None if calibration or rng.random() > 0.25 else {
             "side": str(rng.choice(["near", "far", "left", "right"])), "reach": round(float(rng.uniform(0.1, 0.55)), 3),
             "along": round(float(rng.uniform(0.15, 0.85)), 3), "height": round(float(rng.uniform(25, 90)), 1),
-            "skin": [round(x, 4) for x in colorsys.hsv_to_rgb(float(rng.uniform(0.02, 0.1)), float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.3, 0.9)))]},
+            "skin": [round(x, 4) for x in colorsys.hsv_to_rgb(
+                float(rng.uniform(0.02, 0.1)), float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.3, 0.9)))]},
         "effects": {"noise": round(float(rng.uniform(0, 9)), 2),
                     "motion": round(float(rng.uniform(0, 7)) if rng.random() < 0.2 else 0.0, 2),
                     "motion_angle": round(float(rng.uniform(0, 180)), 1),
@@ -259,13 +262,15 @@ def _lights(rng: np.random.Generator) -> list[dict[str, Any]]:
     for _ in range(int(rng.integers(1, 4))):
         kelvin = float(rng.uniform(2700, 6500))
         lights.append({"kind": "lamp", "azimuth": round(float(rng.uniform(0, 360)), 1),
-                       "elevation": round(float(rng.uniform(35, 88)), 1), "distance": round(float(rng.uniform(0.8, 2.2)), 2),
+                       "elevation": round(float(rng.uniform(35, 88)), 1),
+                       "distance": round(float(rng.uniform(0.8, 2.2)), 2),
                        "size": round(float(rng.uniform(0.05, 0.8)), 3), "power": round(float(rng.uniform(150, 900)), 1),
                        "colour": _kelvin(kelvin)})
     if rng.random() < 0.4:
         lights.append({"kind": "window", "azimuth": round(float(rng.uniform(0, 360)), 1),
                        "elevation": round(float(rng.uniform(10, 40)), 1), "distance": 2.5, "size": 1.5,
-                       "power": round(float(rng.uniform(400, 2000)), 1), "colour": _kelvin(float(rng.uniform(5500, 8000)))})
+                       "power": round(float(rng.uniform(400, 2000)), 1),
+                       "colour": _kelvin(float(rng.uniform(5500, 8000)))})
     if rng.random() < 0.15:
         lights.append({"kind": "lamp", "azimuth": round(float(rng.uniform(0, 360)), 1), "elevation": 50.0,
                        "distance": 1.5, "size": 0.3, "power": round(float(rng.uniform(40, 150)), 1),
