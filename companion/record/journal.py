@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,8 @@ class JournalHeader:
     beaver: bool = True
     metadata: dict[str, str] = field(default_factory=dict)
     created: str = ""
+    mode: str = ""
+    """The app's mode (referee, record, train) when the match began: a resumed match comes back in it."""
 
     def match_state(self) -> MatchState:
         if self.length:
@@ -48,7 +50,7 @@ class JournalHeader:
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "players": list(self.players), "length": self.length,
                 "crawford_rule": self.crawford_rule, "jacoby": self.jacoby, "beaver": self.beaver,
-                "metadata": self.metadata, "created": self.created}
+                "metadata": self.metadata, "created": self.created, "mode": self.mode}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> JournalHeader:
@@ -57,7 +59,8 @@ class JournalHeader:
         if data.get("version") != VERSION:
             raise JournalError(f"journal version {data.get('version')} is not supported (this is {VERSION})")
         return cls(tuple(data["players"]), int(data["length"]), bool(data["crawford_rule"]), bool(data["jacoby"]),
-                   bool(data["beaver"]), dict(data.get("metadata", {})), str(data.get("created", "")))
+                   bool(data["beaver"]), dict(data.get("metadata", {})), str(data.get("created", "")),
+                   str(data.get("mode", "")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +116,7 @@ class Journal:
     def create(cls, path: str | Path, header: JournalHeader) -> Journal:
         p = Path(path)
         if not header.created:
-            header = JournalHeader(header.players, header.length, header.crawford_rule, header.jacoby,
-                                   header.beaver, header.metadata,
-                                   datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            header = replace(header, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
             handle = open(p, "xb")  # never overwrite a match

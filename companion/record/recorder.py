@@ -35,6 +35,8 @@ class Recorder:
         """Every observation so far (those replayed from a journal included)."""
         self.torn = False
         """On resume: the journal's last line had been cut short by the crash (and was dropped)."""
+        self.last_events: list[Event] = []
+        """The last observation's events that were not empty: what a resumed app shows as its verdict."""
 
     @classmethod
     def create(cls, path: str | Path, header: JournalHeader) -> Recorder:
@@ -54,7 +56,10 @@ class Recorder:
     def replay(self, observations) -> None:
         for observation in observations:
             self.observations.append(observation)
-            self.log.add(self.referee.observe(observation))
+            events = self.referee.observe(observation)
+            self.log.add(events)
+            if events:
+                self.last_events = events
 
     def observe(self, observation: Observation) -> list[Event]:
         """Judge and journal one observation. If it cannot be journalled (a full disk), the referee is put back
@@ -69,6 +74,8 @@ class Recorder:
                 raise
         self.observations.append(observation)
         self.log.add(events)
+        if events:
+            self.last_events = events
         return events
 
     @property

@@ -6,7 +6,7 @@ Every event can say itself in plain words (`event.text(names)`); positions are f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.rules import EndKind, Play, Position, Roll
 
@@ -161,7 +161,7 @@ class Beavered(Event):
     value: int
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
-        return f"{names[self.player]} beavers; the cube is at {self.value}, still his"
+        return f"{names[self.player]} beavers: the cube is at {self.value}, on {names[self.player]}'s side"
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +248,12 @@ class PositionSet(Event):
 @dataclass(frozen=True, slots=True)
 class Undone(Event):
     what: str
+    events: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+    """The events taken back: said with the players' names (`what` has the default ones)."""
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
+        if self.events:
+            return "Undone: " + ", ".join(e.text(names) for e in self.events)
         return f"Undone: {self.what}"
 
 

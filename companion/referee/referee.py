@@ -15,6 +15,7 @@ How a turn is judged, as over the board: a play is finished when its player pick
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Iterator
 
 from companion.errors import IllegalActionError, InvalidPositionError
 from companion.referee.diagnosis import diagnose
@@ -157,6 +158,13 @@ class Referee:
             out += new
         self.events += out
         return out
+
+    def replay(self, observations) -> Iterator[tuple[GameState, list[Event]]]:
+        """Observe each in turn, giving the game as it stood before each and the events it caused (what a
+        reviewer rates)."""
+        for observation in observations:
+            before = self.game
+            yield before, self.observe(observation)
 
     # -- dice ---------------------------------------------------------------------------------------
 
@@ -548,7 +556,7 @@ class Referee:
             return [Refused("undo", "nothing to undo")]
         before, events = self._history.pop()
         self._state = before
-        return [Undone(", ".join(str(e) for e in events))]
+        return [Undone(", ".join(str(e) for e in events), tuple(events))]
 
     # -- games and the match ------------------------------------------------------------------------
 
