@@ -100,10 +100,10 @@ def _tray(off: int, player: int) -> Text:
 
 def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None) -> Text:
     match = game.match
-    cube = "64" if match.cube == 1 else str(match.cube)
+    cube = "64" if match.cube == 1 else str(match.cube)  # a centred cube shows 64, as on the board
     where = "centre" if match.cube_owner is None else ("yours" if match.cube_owner == viewer else "theirs")
-    if game.phase is Phase.DOUBLED:
-        where = "offered"
+    if game.phase is Phase.DOUBLED:  # the value offered, and by whom (the doubler is not on turn)
+        cube, where = str(match.cube * 2), "by " + ("you" if game.turn != viewer else "them")
     shown = dice if dice is not None else ((game.dice.die1, game.dice.die2) if game.dice else ())
     faces = " ".join(DICE[d - 1] + f" {d}" for d in shown) if shown else "no dice"
     return Text("│" + f" cube {cube} {where}"[:18].ljust(18) + "│BAR│" + f" {faces}"[:18].ljust(18) + "│\n",
