@@ -26,9 +26,11 @@ from companion.analysis import (
     Engine,
     EngineProcess,
     Hint,
+    MatchReview,
     MatchSummary,
     Reviewer,
     race_guides,
+    review_match,
 )
 from companion.analysis.rating import CubeRating, PlayRating
 from companion.errors import CompanionError
@@ -51,6 +53,7 @@ from companion.rules import GameState, Phase
 from companion.tui.board import render_board
 from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
+from companion.tui.review import ReviewScreen
 
 MODES = ("referee", "record", "train")
 
@@ -87,6 +90,12 @@ class HistoryRated(Message):
     def __init__(self, batches: list[tuple[list[Event], list]]) -> None:
         super().__init__()
         self.batches = batches
+
+
+class ReviewReady(Message):
+    def __init__(self, review: MatchReview) -> None:
+        super().__init__()
+        self.review = review
 
 
 class CommandLine(Input):
@@ -131,6 +140,7 @@ class CompanionApp(App):
         Binding("h", "toggle_hints", "Hints"),
         Binding("x", "deep", "Deeper", show=False),
         Binding("i", "copy_ids", "IDs", show=False),
+        Binding("v", "review", "Review"),
         Binding("colon", "focus_input", "Type", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -186,6 +196,7 @@ class CompanionApp(App):
             ("Toggle hints", "Show or hide hints and cube advice", self.action_toggle_hints),
             ("Deeper analysis", "Analyse the position at 2-ply", self.action_deep),
             ("Copy IDs", "Copy the Position ID, Match ID and XGID", self.action_copy_ids),
+            ("Review the match", "Every play and cube decision so far, rated by the engine", self.action_review),
         ):
             yield SystemCommand(title, help_text, action)
 
@@ -398,6 +409,25 @@ class CompanionApp(App):
         journal = self.recorder.journal
         folder = self.export_folder or (journal.path.parent if journal is not None else Path.cwd())
         return folder / f"{journal.path.stem if journal is not None else 'match'}.mat"
+
+    def action_review(self) -> None:
+        """The match so far, reviewed in a worker (about 2 s for a 7-point match, see benchmarks/app_bench.py)."""
+        self.push_screen(ReviewScreen(self.recorder.names, self.viewer))
+        self.review_match(list(self.recorder.observations))
+
+    @work(thread=True, exclusive=True, group="review")
+    def review_match(self, observations: list[Observation]) -> None:
+        replayed = Referee(self.recorder.header.match_state()).replay(observations)
+        try:
+            review = review_match(replayed, self.engine, self.recorder.names)
+        except CompanionError as exc:
+            self.post_message(SourceStatus(f"engine: {exc}"))
+            return
+        self.post_message(ReviewReady(review))
+
+    def on_review_ready(self, message: ReviewReady) -> None:
+        if isinstance(self.screen, ReviewScreen):
+            self.screen.show(message.review)
 
     # -- analysis -------------------------------------------------------------------------------------
 

@@ -333,3 +333,41 @@ async def test_a_missing_dice_cup_is_said_in_the_status_line_and_looked_for_agai
         assert "cannot open /dev/ttyNOPE: no such device" in app.source_status
         assert "cannot open /dev/ttyNOPE" in _text(app, "#status")
         assert app.is_running  # the app goes on, and the source keeps looking
+
+
+# -- feature: the match review, browsable -----------------------------------------------------------------
+
+
+async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(tmp_path):
+    from companion.tui.review import ReviewScreen
+
+    app = _app(tmp_path, mode="record", length=7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "24/21 6/5", "64", "24/18 13/9", "55", "8/3(2) 6/1(2)")  # 31 and 55 badly
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        rows = [d for d in screen.review.decisions if d.kind == "play"]
+        assert [d.played for d in rows] == ["24/21 6/5", "24/18 13/9", "8/3(2) 6/1* 6/1"]
+        assert rows[0].best == "8/5 6/5" and rows[0].loss > 0
+        assert screen.query_one("#decisions").row_count == len(screen.review.decisions)
+        await pilot.press("f")  # only the doubtful ones and worse
+        await pilot.pause()
+        assert all(d.skill.value for d in screen.shown) and screen.shown
+        await pilot.press("down")
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        chosen = screen.selected
+        assert chosen is screen.shown[min(1, len(screen.shown) - 1)]
+        assert chosen.xgid in _text(screen, "#review-decision")
+        assert "Hint" in _text(screen, "#review-engine") or "Cube" in _text(screen, "#review-engine")
+        assert "Error rate" in _text(screen, "#review-summary")
+        await pilot.press("d")  # the match's keys do not reach past the review
+        await pilot.pause()
+        assert not _events(app, DoubleOffered)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReviewScreen)
