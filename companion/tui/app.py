@@ -53,6 +53,7 @@ from companion.rules import GameState, Phase
 from companion.tui.board import render_board
 from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
+from companion.tui.illegal import IllegalPlayView
 from companion.tui.review import ReviewScreen
 
 MODES = ("referee", "record", "train")
@@ -141,6 +142,7 @@ class CompanionApp(App):
         Binding("x", "deep", "Deeper", show=False),
         Binding("i", "copy_ids", "IDs", show=False),
         Binding("v", "review", "Review"),
+        Binding("l", "illegal_view", "Look", show=False),
         Binding("colon", "focus_input", "Type", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -197,6 +199,8 @@ class CompanionApp(App):
             ("Deeper analysis", "Analyse the position at 2-ply", self.action_deep),
             ("Copy IDs", "Copy the Position ID, Match ID and XGID", self.action_copy_ids),
             ("Review the match", "Every play and cube decision so far, rated by the engine", self.action_review),
+            ("Look at the illegal play", "The board as it stands beside the last legal position",
+             self.action_illegal_view),
         ):
             yield SystemCommand(title, help_text, action)
 
@@ -410,6 +414,20 @@ class CompanionApp(App):
         folder = self.export_folder or (journal.path.parent if journal is not None else Path.cwd())
         return folder / f"{journal.path.stem if journal is not None else 'match'}.mat"
 
+    def action_illegal_view(self) -> None:
+        pending = self.recorder.referee.state.pending
+        if pending is None:
+            self.notify("No illegal play is waiting for an answer", severity="warning")
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "correct":
+                self.action_correct()
+            elif answer == "accept":
+                self.action_accept()
+
+        self.push_screen(IllegalPlayView(pending.before, pending.event, self.recorder.names, self.viewer), answered)
+
     def action_review(self) -> None:
         """The match so far, reviewed in a worker (about 2 s for a 7-point match, see benchmarks/app_bench.py)."""
         self.push_screen(ReviewScreen(self.recorder.names, self.viewer))
@@ -520,7 +538,8 @@ class CompanionApp(App):
                 self.show_verdict(f"[b red]Illegal[/] ({names[event.player]}, {event.roll}): "
                                   f"{'; '.join(event.reasons)}\nNearest legal: {near}\n"
                                   f"[b]{names[1 - event.player]}[/]: [b]c[/] asks for a correction, "
-                                  f"[b]a[/] accepts (rolling accepts it too)")
+                                  f"[b]a[/] accepts (rolling accepts it too); [b]l[/] shows the board as it "
+                                  f"stands")
                 return
             if isinstance(event, GameStarted) and event is events[-1]:
                 self.show_verdict(f"{event.text(names)}\n{self._opening_help()}")

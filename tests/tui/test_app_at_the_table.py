@@ -371,3 +371,32 @@ async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(t
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ReviewScreen)
+
+
+# -- feature: the referee's view of an illegal play -------------------------------------------------------
+
+
+async def test_the_illegal_play_view_shows_the_board_as_it_stands_beside_the_last_legal_one(tmp_path):
+    from companion.tui.board import MY_BAR
+    from companion.tui.illegal import IllegalPlayView
+
+    app = _app(tmp_path, mode="referee")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31")
+        _board_play(app, "13/9 6/5")  # 4 and 1 with 3-1
+        await pilot.pause()
+        assert "l[/] shows the board" in app.verdict
+        await pilot.press("l")
+        await pilot.pause()
+        view = app.screen
+        assert isinstance(view, IllegalPlayView)
+        assert view.marks == {13, 9, 6, 5} and MY_BAR not in view.marks  # where the checkers differ
+        stands, before = _text(view, "#illegal-stands"), _text(view, "#illegal-before")
+        assert stands != before
+        assert "13/10 6/5" in _text(view, "#illegal-nearest")
+        await pilot.press("c")  # answered from the view
+        await pilot.pause()
+        assert not isinstance(app.screen, IllegalPlayView) and _events(app, CorrectionRequested)
+        await pilot.press("l")  # nothing waits now: no view
+        await pilot.pause()
+        assert not isinstance(app.screen, IllegalPlayView)
