@@ -32,6 +32,7 @@ from companion.analysis import (
     race_guides,
     review_match,
 )
+from companion.analysis.mwc import match_winning_chance
 from companion.analysis.rating import CubeRating, PlayRating
 from companion.errors import CompanionError
 from companion.files import unique_path
@@ -262,8 +263,6 @@ class CompanionApp(App):
             self.run_source()
         self.query_one("#command", Input).focus()
 
-    def on_input_changed(self, message: Input.Changed) -> None:
-        self.refresh_bindings()  # the footer's keys act only while the line is empty
 
     # -- observations ---------------------------------------------------------------------------------
 
@@ -429,7 +428,7 @@ class CompanionApp(App):
         self.push_screen(IllegalPlayView(pending.before, pending.event, self.recorder.names, self.viewer), answered)
 
     def action_review(self) -> None:
-        """The match so far, reviewed in a worker (about 2 s for a 7-point match, see benchmarks/app_bench.py)."""
+        """The match so far, reviewed in a worker: seconds for a whole 7-point match (benchmarks/app_bench.py)."""
         self.push_screen(ReviewScreen(self.recorder.names, self.viewer))
         self.review_match(list(self.recorder.observations))
 
@@ -629,20 +628,43 @@ class CompanionApp(App):
         elif result.hint is not None:
             rows = [f"[b]Hint[/] ({level_name(result.hint.level)}, {result.seconds * 1000:.0f} ms)"]
             for i, r in enumerate(result.hint.plays[:5], start=1):
+                mwc = match_winning_chance(game.match, game.turn, r.equity)
                 rows.append(f"{i}. {r.play.notation or 'no move':<24} {r.equity:+.3f}"
+                            + (f" {mwc:6.1%}" if mwc is not None else "")
                             + (f"  -{r.loss:.3f}" if i > 1 else ""))
             hints.update("\n".join(rows))
         else:
             hints.update("")
         if result.cube is not None:
-            c = result.cube
-            cube.update(f"[b]Cube[/] ({level_name(c.level)}, {result.seconds * 1000:.0f} ms): [b]{c.action.value}[/]\n"
-                        f"No double   {c.no_double:+.3f}\nDouble/take {c.double_take:+.3f}\n"
-                        f"Double/pass {c.double_pass:+.3f}\n"
-                        f"Win {c.chances.win:.1%}  gammon {c.chances.win_gammon:.1%}  "
-                        f"lose gammon {c.chances.lose_gammon:.1%}\n" + _race_text(game))
+            cube.update(self._cube_text(game, result.cube, result.seconds))
         else:
             cube.update(_race_text(game))
+
+    def _cube_text(self, game: GameState, c: CubeAdvice, seconds: float) -> str:
+        """The doubler's view (match winning chances beside equities in match play); when a double waits, the
+        view of the player who answers it: take or pass, and what each is worth to him."""
+        names = self.recorder.names
+        doubler = game.on_roll if game.phase is Phase.DOUBLED else game.turn
+        match = game.match
+
+        def line(label: str, equity: float, player: int) -> str:
+            mwc = match_winning_chance(match, player, equity)
+            return f"{label:<12}{equity:+.3f}" + (f"  MWC {mwc:.1%}" if mwc is not None else "")
+
+        rows = [f"[b]Cube[/] ({level_name(c.level)}, {seconds * 1000:.0f} ms): [b]{c.action.value}[/]"]
+        if game.phase is Phase.DOUBLED:
+            taker = 1 - doubler
+            take, drop = -c.double_take, -c.double_pass
+            answer = "Take" if take >= drop else "Pass"
+            rows += [f"[b]{names[taker]}'s answer: {answer}[/] (by {abs(take - drop):.3f})",
+                     line("Take", take, taker), line("Pass", drop, taker),
+                     f"[dim]{names[doubler]}'s view:[/]"]
+        rows += [line("No double", c.no_double, doubler), line("Double/take", c.double_take, doubler),
+                 line("Double/pass", c.double_pass, doubler),
+                 f"Win {c.chances.win:.1%}  gammon {c.chances.win_gammon:.1%}  "
+                 f"lose gammon {c.chances.lose_gammon:.1%}"]
+        race = _race_text(game)
+        return "\n".join(rows + ([race] if race else []))
 
 
 def _race_text(game: GameState) -> str:

@@ -400,3 +400,33 @@ async def test_the_illegal_play_view_shows_the_board_as_it_stands_beside_the_las
         await pilot.press("l")  # nothing waits now: no view
         await pilot.pause()
         assert not isinstance(app.screen, IllegalPlayView)
+
+
+# -- feature: match winning chances and the take/pass view -------------------------------------------------
+
+
+def test_match_winning_chances_run_from_losing_to_winning_the_cube():
+    from companion.analysis.mwc import match_winning_chance
+    from companion.rules import MatchState
+
+    match = MatchState.match_to(7)
+    assert match_winning_chance(match, 0, -1.0) < match_winning_chance(match, 0, 0.0) < match_winning_chance(match, 0, 1.0)
+    assert abs(match_winning_chance(match, 0, 0.0) - 0.5) < 0.01  # 7-away each, even equity: even chances
+    assert match_winning_chance(MatchState.money(), 0, 0.3) is None
+
+
+async def test_the_cube_panel_shows_match_winning_chances_and_the_take_pass_view(tmp_path):
+    app = _app(tmp_path, mode="train", length=7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        cube = _text(app, "#cube")
+        assert "MWC" in cube and "No double" in cube and "answer" not in cube
+        hints_before = _text(app, "#hints")
+        await pilot.press("d")  # Bob doubles early: Ann's answer is the view now
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        cube = _text(app, "#cube")
+        assert "Ann's answer: Take" in cube and "Pass        -1.000" in cube and "Bob's view" in cube
+        assert "%" in hints_before or "Hint" not in hints_before
