@@ -49,6 +49,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _clock(text: str) -> tuple[float, float]:
+    """An argparse type: DELAY,RESERVE_PER_POINT in seconds (12,120: 12 s a move, 2 minutes a point)."""
+    try:
+        delay, per_point = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give DELAY,RESERVE_PER_POINT in seconds, e.g. 12,120") from None
+    if not (0 <= delay < 3600 and 0 < per_point <= 36000):
+        raise argparse.ArgumentTypeError(f"{text}: a delay of 0..3600 s and a reserve of 1..36000 s a point")
+    return delay, per_point
+
+
 def _folder(text: str) -> str:
     """An argparse type: a folder to write into, new or existing, but not a file."""
     if Path(text).exists() and not Path(text).is_dir():
@@ -287,8 +298,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         from companion.tui.app import CompanionApp
 
         mode = args.mode or recorder.header.mode or "record"
+        clock = None
+        if args.clock:
+            from companion.rules.clock import MatchClock
+
+            clock = MatchClock.for_match(recorder.header.length, *args.clock)
         CompanionApp(recorder, mode=mode, source=source, export_path=args.out,
-                     export_folder=_data_dir()).run()
+                     export_folder=_data_dir(), clock=clock).run()
         return EXIT_OK
     finally:
         if source is not None:
@@ -805,6 +821,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--delay", type=_seconds, help="seconds between replayed observations")
     run.add_argument("--seconds", type=_seconds, default=0, help="stop after this long")
     run.add_argument("--print-events", action="store_true", help="with --no-ui: print each event once journalled")
+    run.add_argument("--clock", nargs="?", const=(12.0, 120.0), type=_clock, metavar="DELAY,PER_POINT",
+                     help="a match clock beside the board: a delay per move and a reserve per player per point "
+                     "of the match (default 12,120: 12 s and 2 minutes a point); large in referee mode")
     run.add_argument("--wait", type=_seconds, default=5.0,
                          help="how long to look for a camera or dice cup that cannot be opened before giving up "
                          "(default 5 s; the app keeps looking)")

@@ -71,6 +71,8 @@ class JournalContents:
     """The last line was cut short by a crash (it is not in `observations`)."""
     good_bytes: int
     """Where the intact lines end: appending resumes here."""
+    clock: tuple[float, float] | None = None
+    """The match clock's reserve used by each player, as last journalled (None: no clock)."""
 
 
 def read_journal(path: str | Path) -> JournalContents:
@@ -85,15 +87,19 @@ def read_journal(path: str | Path) -> JournalContents:
         raise JournalError(f"{p} is empty or has no header line: not a journal")
     header = JournalHeader.from_json(_parse(complete[0], p, 1))
     observations = []
+    clock = None
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
         try:
-            observations.append(observation_from_json(_parse(line, p, number)["obs"]))
-        except (CodecError, KeyError) as exc:
+            entry = _parse(line, p, number)
+            observations.append(observation_from_json(entry["obs"]))
+            if "clock" in entry:
+                clock = (float(entry["clock"][0]), float(entry["clock"][1]))
+        except (CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise JournalError(f"{p}, line {number}: {exc}") from exc
     good = len(raw) - len(tail)
-    return JournalContents(header, tuple(observations), bool(tail.strip()), good)
+    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock)
 
 
 def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
@@ -141,10 +147,15 @@ class Journal:
             raise JournalError(f"cannot reopen the journal {p}: {exc.strerror or exc}") from exc
         return cls(p, handle, contents.header, len(contents.observations)), contents
 
-    def append(self, observation: Observation, events: list[Event]) -> None:
-        """Write one entry; when this returns, it is on disk."""
-        self._write({"n": self.entries + 1, "obs": observation_to_json(observation),
-                     "events": [event_to_json(e, self.header.players) for e in events]})
+    def append(self, observation: Observation, events: list[Event],
+               clock: tuple[float, float] | None = None) -> None:
+        """Write one entry; when this returns, it is on disk. `clock`: the match clock's reserve used by each
+        player when the observation arrived, so a resumed match keeps its time."""
+        entry = {"n": self.entries + 1, "obs": observation_to_json(observation),
+                 "events": [event_to_json(e, self.header.players) for e in events]}
+        if clock is not None:
+            entry["clock"] = [round(clock[0], 2), round(clock[1], 2)]
+        self._write(entry)
         self.entries += 1
 
     def _write(self, data: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Header, Input, RichLog, Static
+from textual.widgets import Digits, Footer, Header, Input, RichLog, Static
 
 from companion.analysis import (
     DEEP,
@@ -51,6 +51,7 @@ from companion.referee import (
 )
 from companion.referee.typed import observations_from_text
 from companion.rules import GameState, Phase
+from companion.rules.clock import MatchClock, clock_text
 from companion.tui.board import render_board
 from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
@@ -144,6 +145,7 @@ class CompanionApp(App):
         Binding("i", "copy_ids", "IDs", show=False),
         Binding("v", "review", "Review"),
         Binding("l", "illegal_view", "Look", show=False),
+        Binding("k", "clock", "Clock", show=False),
         Binding("colon", "focus_input", "Type", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -152,7 +154,8 @@ class CompanionApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
     def __init__(self, recorder: Recorder, *, mode: str | None = None, source=None, engine: Engine | None = None,
-                 viewer: int = 0, export_path: Path | None = None, export_folder: Path | None = None) -> None:
+                 viewer: int = 0, export_path: Path | None = None, export_folder: Path | None = None,
+                 clock: MatchClock | None = None, now=time.monotonic) -> None:
         super().__init__()
         mode = mode or recorder.header.mode or "train"  # a resumed match comes back in its own mode
         if mode not in MODES:
@@ -167,6 +170,13 @@ class CompanionApp(App):
         """Where `e` writes (a free name beside it if it exists); default: beside the journal."""
         self.export_folder = export_folder
         self.last_export: Path | None = None
+        if clock is not None and recorder.clock_used is not None:  # a resumed match keeps its time
+            clock = MatchClock(clock.delay, clock.reserve, recorder.clock_used)
+        self.clock = clock
+        self.clock_paused = False
+        self._now = now
+        """The clock's time source (a steady clock; tests pass their own)."""
+        self._flagged: set[int] = set()
         self.single_keys = {b.key: b.action for b in self.BINDINGS if len(b.key) == 1}  # type: ignore[union-attr]
         self.hints_shown = mode == "train"
         self._reviewer: Reviewer | None = None
@@ -236,6 +246,9 @@ class CompanionApp(App):
                 yield Static(id="verdict")
                 yield RichLog(id="plays", markup=False, wrap=True)
             with VerticalScroll(id="side"):
+                if self.clock is not None:
+                    yield Static(id="clock")
+                    yield Digits(id="clock-large")
                 yield Static(id="status")
                 yield Static(id="ids")
                 yield Static(id="hints")
@@ -261,6 +274,11 @@ class CompanionApp(App):
             self.rate_history()
         if self.source is not None:
             self.run_source()
+        if self.clock is not None:
+            self.set_class(self.mode == "referee", "-referee")
+            self.query_one("#clock-large").display = self.mode == "referee"  # large for the players to see
+            self.run_clock()
+            self.set_interval(0.2, self.refresh_clock)
         self.query_one("#command", Input).focus()
 
 
@@ -281,8 +299,12 @@ class CompanionApp(App):
     def apply(self, observation: Observation) -> list[Event]:
         started = time.perf_counter()
         before = self.recorder.referee.game
+        clock = None
+        if self.clock is not None:
+            now = self._now()
+            clock = (self.clock.used_now(0, now), self.clock.used_now(1, now))
         try:
-            events = self.recorder.observe(observation)  # journalled before anything is shown
+            events = self.recorder.observe(observation, clock)  # journalled before anything is shown
         except CompanionError as exc:
             self.show_verdict(f"[b red]{exc}[/]")
             return []
@@ -427,6 +449,49 @@ class CompanionApp(App):
 
         self.push_screen(IllegalPlayView(pending.before, pending.event, self.recorder.names, self.viewer), answered)
 
+    # -- the match clock ------------------------------------------------------------------------------
+
+    def run_clock(self) -> None:
+        """The clock runs for the player to act (to roll, to play, to answer a double); picking up the dice
+        finishes the move and starts the opponent's; it stops between games and while paused (k)."""
+        if self.clock is None:
+            return
+        game = self.recorder.referee.game
+        now = self._now()
+        if self.clock_paused or game.phase in (Phase.OPENING, Phase.OVER):
+            self.clock = self.clock.stop(now)
+        else:
+            self.clock = self.clock.start(game.turn, now)
+        self.refresh_clock()
+
+    def action_clock(self) -> None:
+        if self.clock is None:
+            self.notify("No match clock: start with companion run --clock", severity="warning")
+            return
+        self.clock_paused = not self.clock_paused
+        self.run_clock()
+
+    def refresh_clock(self) -> None:
+        if self.clock is None:
+            return
+        now, names, clock = self._now(), self.recorder.names, self.clock
+        parts = []
+        for player in (0, 1):
+            mark = "▶ " if clock.running == player else "  "
+            parts.append(f"{mark}[b]{names[player]}[/] {clock_text(clock.left(player, now))}")
+        state = "paused (k)" if self.clock_paused else (
+            f"delay {clock.delay_left(now):.0f} s" if clock.running is not None else "stopped")
+        lines = ["  ".join(parts), f"Clock {state}"]
+        for player in clock.flagged(now):
+            lines.append(f"[b red]FLAG: {names[player]}'s reserve has run out[/]")
+            if player not in self._flagged:
+                self._flagged.add(player)
+                self.notify(f"{names[player]}'s reserve has run out", title="Flag", severity="error")
+        self.query_one("#clock", Static).update("\n".join(lines))
+        if self.mode == "referee":
+            shown = clock.running if clock.running is not None else 0
+            self.query_one("#clock-large", Digits).update(clock_text(clock.left(shown, now)))
+
     def action_review(self) -> None:
         """The match so far, reviewed in a worker: seconds for a whole 7-point match (benchmarks/app_bench.py)."""
         self.push_screen(ReviewScreen(self.recorder.names, self.viewer))
@@ -567,6 +632,7 @@ class CompanionApp(App):
         self.query_one("#verdict", Static).update(markup)
 
     def refresh_view(self) -> None:
+        self.run_clock()
         game = self.recorder.referee.game
         self.query_one("#board", Static).update(render_board(game, self.viewer))
         self.refresh_status()

@@ -430,3 +430,36 @@ async def test_the_cube_panel_shows_match_winning_chances_and_the_take_pass_view
         cube = _text(app, "#cube")
         assert "Ann's answer: Take" in cube and "Pass        -1.000" in cube and "Bob's view" in cube
         assert "%" in hints_before or "Hint" not in hints_before
+
+
+# -- feature: the match clock ----------------------------------------------------------------------------
+
+
+async def test_the_match_clock_runs_for_the_player_to_act_is_journalled_and_restored(tmp_path):
+    from companion.rules.clock import MatchClock
+
+    now = [1000.0]
+    app = _app(tmp_path, mode="referee", length=1, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31")  # Ann won the opening roll: her clock runs
+        assert app.clock.running == 0
+        now[0] += 30
+        await _type(pilot, "8/5 6/5")  # dice picked up: 18 s past the delay off Ann's reserve, Bob's runs
+        assert app.clock.running == 1 and app.clock.used == (18.0, 0.0)
+        app.refresh_clock()
+        assert "1:42" in _text(app, "#clock") and app.query_one("#clock-large").display  # large for a referee
+        await pilot.press("k")  # paused
+        assert app.clock.running is None
+        now[0] += 500
+        await pilot.press("k")
+        assert app.clock.running == 1 and not app.clock.flagged(now[0])
+        now[0] += 200  # Bob thinks too long
+        app.refresh_clock()
+        assert "FLAG: Bob" in _text(app, "#clock")
+        await _type(pilot, "64")
+    app.recorder.close()
+    resumed = Recorder.resume(tmp_path / "m.jsonl")
+    assert resumed.clock_used == (18.0, 188.0)  # as journalled with the last observation
+    again = CompanionApp(resumed, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
+    async with again.run_test(size=SMALL):
+        assert again.clock.used == (18.0, 188.0)
