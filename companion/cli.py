@@ -174,6 +174,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
                                   {"play": r.play.notation, "equity": round(r.equity, 4), "loss": round(r.loss, 4),
                                    "win": _round(r.chances.win), "win_gammon": _round(r.chances.win_gammon),
                                    "lose_gammon": _round(r.chances.lose_gammon)} for r in hint.plays]}, indent=2))
+        elif len(hint.plays) == 1:  # nothing was ranked: no equity to show
+            print(f"{game.xgid()}\n{hint.roll} to play: {hint.plays[0].play.notation or 'no move'} is forced "
+                  "(the only legal play)")
         else:
             print(f"{game.xgid()}\n{hint.roll} to play ({hint.level}):")
             for i, r in enumerate(hint.plays[:args.top], start=1):

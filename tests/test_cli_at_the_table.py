@@ -193,3 +193,13 @@ def test_mat_to_sgf_to_mat_keeps_every_header_field(tmp_path):
     assert read_sgf(tmp_path / "h.sgf").metadata["Event"] == "Open 2026"
     loaded, _ = load_any(tmp_path / "h.sgf")
     assert loaded.header.metadata["Round"] == "Final"
+
+
+def test_analyse_says_a_forced_play_is_forced_not_plus_zero(capsys):
+    from companion.rules import GameState, MatchState, Phase, Position
+
+    last = Position.from_points({1: 1}, {6: 5, 5: 5, 4: 5})
+    xgid = GameState(MatchState.match_to(7), last, Phase.ROLL, 0).xgid()
+    assert main(["analyse", "--xgid", xgid, "--dice", "6", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "forced" in out and "+0.000" not in out and "1ply" not in out

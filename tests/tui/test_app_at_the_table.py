@@ -463,3 +463,20 @@ async def test_the_match_clock_runs_for_the_player_to_act_is_journalled_and_rest
     again = CompanionApp(resumed, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
     async with again.run_test(size=SMALL):
         assert again.clock.used == (18.0, 188.0)
+
+
+async def test_a_missing_camera_is_said_in_the_status_line_on_every_try(tmp_path):
+    from pathlib import Path
+
+    from companion.sources import CameraSource
+    from companion.vision.profile import Profile
+
+    profile = Profile.load(Path(__file__).resolve().parents[2] / "calibration" / "example-profile.toml")
+    app = _app(tmp_path, source=CameraSource("99", profile))
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(400):  # until the second try has been said (the source retries every second)
+            if "still trying" in app.source_status:
+                break
+            await pilot.pause(0.05)
+        assert "cannot open camera 99" in app.source_status and "still trying" in app.source_status
+        assert app.is_running
