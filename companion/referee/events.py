@@ -183,6 +183,28 @@ class Resigned(Event):
         return f"{names[self.player]} resigns {what}"
 
 
+_RESULT = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationOffered(Event):
+    player: int
+    value: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} offers to resign {_RESULT[self.value]}: {names[1 - self.player]} accepts or declines"
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationDeclined(Event):
+    player: int
+    """Who declined (the offer was the opponent's)."""
+    value: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} declines the resignation of {_RESULT[self.value]}: play on"
+
+
 @dataclass(frozen=True, slots=True)
 class Reroll(Event):
     reason: str
@@ -275,6 +297,8 @@ __all__ = [
     "PositionSet",
     "Refused",
     "Reroll",
+    "ResignationDeclined",
+    "ResignationOffered",
     "Resigned",
     "Rolled",
     "Taken",

@@ -7,7 +7,9 @@ as an illegal play (only a board that was seen goes through the correction windo
     31            the dice (in the opening roll: player 0's die, then player 1's; the higher die plays first)
     8/5 6/5       the play of the dice on the board (the board after it, then the dice picked up)
     -             the roll cannot be played (pick up the dice)
-    double | take | pass | beaver | accept | correct | undo | new | resign [1|2|3]
+    double | take | pass | beaver | accept | correct | undo | new
+    resign [1|2|3]  offers to resign a single game, a gammon or a backgammon; the opponent answers with
+                    accept or decline
     d t p b a c u n  the same commands by their keys in the app
     set <Position ID or XGID>
 """
@@ -37,7 +39,7 @@ class TypedInputError(CompanionError):
 
 
 def observations_from_text(line: str, game: GameState, *, sequence: int | None = None,
-                           illegal_pending: bool = False) -> list[Observation]:
+                           illegal_pending: bool = False, resign_offered: bool = False) -> list[Observation]:
     """What `line` means now, in `game` (the referee's current game).
 
     `sequence` numbers typed dice: the same numbers typed again are a new roll (a new game, a new turn), never
@@ -59,13 +61,17 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         roller = game.turn if game.phase is not Phase.PLAY else 1 - game.turn
         return [DiceReading((d1, d2), roller=roller, sequence=sequence)]
     word, *rest = text.split()
+    if resign_offered and text in ("accept", "a", "yes", "y"):
+        return [UserCommand(Command.ACCEPT_RESIGN)]
+    if resign_offered and text in ("decline", "no", "n"):
+        return [UserCommand(Command.DECLINE_RESIGN)]
     if word in _COMMANDS and not rest:
         return [UserCommand(_COMMANDS[word])]
     if word == "resign":
         if len(rest) > 1 or (rest and rest[0] not in ("1", "2", "3")):
             raise TypedInputError(f"{stripped!r}: resign 1 (a single game), resign 2 (a gammon) or "
                                   "resign 3 (a backgammon)")
-        return [UserCommand(Command.RESIGN, game.on_roll, value=int(rest[0]) if rest else 1)]
+        return [UserCommand(Command.OFFER_RESIGN, game.on_roll, value=int(rest[0]) if rest else 1)]
     if text in ("-", "none", "no move", "cannot move"):
         if (game.phase is Phase.PLAY and not illegal_pending and game.legal_plays()
                 and not game.legal_plays()[0].is_empty()):

@@ -46,6 +46,7 @@ from companion.referee import (
     Observation,
     PlayMade,
     Referee,
+    ResignationOffered,
     Refused,
     UserCommand,
 )
@@ -272,6 +273,8 @@ class CompanionApp(App):
             self.show_verdict(self._opening_help())
         if self.mode == "train" and self.recorder.observations:
             self.rate_history()
+        if self.recorder.referee.state.resign_offer is not None:  # asked when the app stopped: ask again
+            self.ask_about_resignation()
         if self.source is not None:
             self.run_source()
         if self.clock is not None:
@@ -312,6 +315,8 @@ class CompanionApp(App):
             self._log_event(event)
         if events:
             self._verdict_from(events)
+            if any(isinstance(e, ResignationOffered) for e in events):
+                self.ask_about_resignation()
             if self.mode == "train":
                 self.rate(before, events)
         self.refresh_view()
@@ -332,7 +337,8 @@ class CompanionApp(App):
         referee = self.recorder.referee
         try:
             observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
-                                                  illegal_pending=referee.state.pending is not None)
+                                                  illegal_pending=referee.state.pending is not None,
+                                                  resign_offered=referee.state.resign_offer is not None)
         except CompanionError as exc:
             self.show_verdict(f"[b red]{exc}[/]")
             return
@@ -371,6 +377,22 @@ class CompanionApp(App):
                 self._command(Command.NEW_GAME)
 
         self.push_screen(Confirm("Start this game again from the opening roll? (u takes it back)"), answered)
+
+    def ask_about_resignation(self) -> None:
+        """The opponent accepts or declines an offered resignation (y / n), as in gnubg."""
+        offer = self.recorder.referee.state.resign_offer
+        if offer is None:
+            return
+        player, value = offer
+        names = self.recorder.names
+        what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[value]
+        points = self.recorder.referee.game.match.points_for(value)
+
+        def answered(yes: bool | None) -> None:
+            self._command(Command.ACCEPT_RESIGN if yes else Command.DECLINE_RESIGN)
+
+        self.push_screen(Confirm(f"{names[player]} offers to resign {what} ({points} point{'s' * (points != 1)}).\n"
+                                 f"{names[1 - player]}: accept?"), answered)
 
     async def action_quit(self) -> None:
         def answered(yes: bool | None) -> None:

@@ -42,7 +42,10 @@ def _log(app) -> str:
 async def test_a_typed_roll_equal_to_the_last_one_starts_the_next_game(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SMALL) as pilot:
-        await _type(pilot, "31", "resign 1", "31")
+        await _type(pilot, "31", "resign 1")
+        await pilot.press("y")  # Bob accepts
+        await pilot.pause()
+        await _type(pilot, "31")
         openings = _events(app, OpeningRoll)
         assert len(openings) == 2 and openings[1].winner == 0
         assert app.recorder.referee.game.dice is not None and str(app.recorder.referee.game.dice) == "31"
@@ -251,6 +254,8 @@ async def test_money_play_shows_the_running_total(tmp_path):
     app = _app(tmp_path, length=0)
     async with app.run_test(size=SMALL) as pilot:
         await _type(pilot, "31", "resign 2")
+        await pilot.press("y")
+        await pilot.pause()
         assert "Ann 0, Bob 1" in _text(app, "#status")  # Jacoby: an unturned cube makes the gammon single
 
 
@@ -259,6 +264,8 @@ async def test_the_crawford_game_offers_no_doubling_advice(tmp_path):
     app = CompanionApp(recorder, mode="train")
     async with app.run_test(size=(120, 40)) as pilot:
         await _type(pilot, "31", "resign 2")  # Ann gives Bob 2: 0-2 to 3, Crawford
+        await pilot.press("y")
+        await pilot.pause()
         await _type(pilot, "31", "8/5 6/5")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -480,3 +487,45 @@ async def test_a_missing_camera_is_said_in_the_status_line_on_every_try(tmp_path
             await pilot.pause(0.05)
         assert "cannot open camera 99" in app.source_status and "still trying" in app.source_status
         assert app.is_running
+
+
+
+# -- feature: resignations accepted or declined --------------------------------------------------------------
+
+
+async def test_a_resignation_is_offered_and_the_opponent_accepts_or_declines(tmp_path):
+    from companion.referee import GameOver, ResignationDeclined, ResignationOffered, Resigned
+
+    app = _app(tmp_path, length=7)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64", "24/18 13/9", "resign 2")  # Ann offers a gammon
+        assert _events(app, ResignationOffered)[-1].value == 2
+        assert isinstance(app.screen, Confirm) and "Bob: accept?" in str(app.screen.question)
+        await pilot.press("n")
+        await pilot.pause()
+        assert _events(app, ResignationDeclined) and not _events(app, GameOver)
+        assert app.recorder.referee.game.end is None  # play on
+        await _type(pilot, "resign 1")
+        app.recorder.close()  # the app stops with the offer waiting
+    resumed = CompanionApp(Recorder.resume(tmp_path / "m.jsonl"))
+    async with resumed.run_test(size=SMALL) as pilot:
+        assert isinstance(resumed.screen, Confirm)  # asked again
+        await pilot.press("y")
+        await pilot.pause()
+        over = _events(resumed, GameOver)[-1]
+        assert _events(resumed, Resigned) and (over.winner, over.points) == (1, 1)
+
+
+def test_no_ui_resignations_are_answered_with_accept_or_decline():
+    from companion.referee import Command, Referee
+    from companion.referee.typed import observations_from_text
+
+    referee = Referee()
+    for line in ("31", "8/5 6/5"):
+        for observation in observations_from_text(line, referee.game, sequence=len(referee.events) + 1):
+            referee.observe(observation)
+    (offer,) = observations_from_text("resign 3", referee.game)
+    assert offer.command is Command.OFFER_RESIGN and offer.value == 3
+    referee.observe(offer)
+    (answer,) = observations_from_text("decline", referee.game, resign_offered=True)
+    assert answer.command is Command.DECLINE_RESIGN
