@@ -203,3 +203,11 @@ def test_analyse_says_a_forced_play_is_forced_not_plus_zero(capsys):
     assert main(["analyse", "--xgid", xgid, "--dice", "6", "5"]) == 0
     out = capsys.readouterr().out
     assert "forced" in out and "+0.000" not in out and "1ply" not in out
+
+
+def test_no_ui_takes_the_same_roll_again_after_a_resignation(tmp_path):
+    result = _companion("run", "--no-ui", "--players", "Ann", "Bob", "--length", "5",
+                        "--journal", str(tmp_path / "r.jsonl"), stdin="31\nresign 1\naccept\n31\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("Opening roll 3 and 1: Ann plays 31") == 2
+    assert "Bob wins 1 point (by resignation)" in result.stdout
