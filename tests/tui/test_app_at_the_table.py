@@ -529,3 +529,14 @@ def test_no_ui_resignations_are_answered_with_accept_or_decline():
     referee.observe(offer)
     (answer,) = observations_from_text("decline", referee.game, resign_offered=True)
     assert answer.command is Command.DECLINE_RESIGN
+
+
+async def test_a_beaver_gives_the_cube_to_the_beaverer_and_says_so(tmp_path):
+    app = _app(tmp_path, length=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("d", "b")  # Bob doubles, Ann beavers
+        await pilot.pause()
+        match = app.recorder.referee.match
+        assert (match.cube, match.cube_owner) == (4, 0)
+        assert "Ann beavers: the cube is at 4, on Ann's side" in _log(app) and "still his" not in _log(app)
