@@ -715,7 +715,11 @@ class CompanionApp(App):
             hints.update(f"[b]Hint[/]: {only} is forced (the only legal play)")
         elif result.hint is not None:
             rows = [f"[b]Hint[/] ({level_name(result.hint.level)}, {result.seconds * 1000:.0f} ms)"]
+            narrow = self.size.width < 110  # at 80 columns a row must fit the side panel: play and equity only
             for i, r in enumerate(result.hint.plays[:5], start=1):
+                if narrow:
+                    rows.append(f"{i}. {r.play.notation or 'no move':<13} {r.equity:+.3f}")
+                    continue
                 mwc = match_winning_chance(game.match, game.turn, r.equity)
                 rows.append(f"{i}. {r.play.notation or 'no move':<24} {r.equity:+.3f}"
                             + (f" {mwc:6.1%}" if mwc is not None else "")
