@@ -1,0 +1,67 @@
+"""Fixtures of the club tests: a real Mosquitto (started in a temp folder on a free port with the project's own
+configuration), a store, and boards' journals made by replaying a real match."""
+
+from __future__ import annotations
+
+import time
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from companion.club.broker import BrokerConfig, LocalBroker, free_port
+from companion.club.store import Store
+from companion.club.topics import ClubURL
+from companion.record.journal import JournalHeader
+from companion.record.recorder import Recorder, load_any
+
+EVENT = "clubnight"
+BOARDS = ("1", "2", "3")
+
+
+@pytest.fixture
+def broker(tmp_path: Path):
+    b = LocalBroker(BrokerConfig(tmp_path / "broker", EVENT, BOARDS, free_port())).start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def url(broker: LocalBroker) -> ClubURL:
+    return ClubURL.parse(broker.url())
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    s = Store(str(tmp_path / "club.db"))
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def demo_match():
+    """The bundled 7-point match: its header and every observation, as a camera or dice cup would give them."""
+    recorder, _ = load_any(Path(str(files("companion") / "data" / "demo.mat")))
+    return recorder.header, list(recorder.observations)
+
+
+def make_journal(path: Path, header: JournalHeader, observations) -> Recorder:
+    recorder = Recorder.create(path, header)
+    for observation in observations:
+        recorder.observe(observation)
+    return recorder
+
+
+def wait_for(condition, timeout: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def journal_lines(path: Path) -> list[dict]:
+    import json
+
+    return [json.loads(line) for line in path.read_bytes().split(b"\n") if line.strip()]
