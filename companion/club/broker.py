@@ -17,7 +17,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.club.topics import SERVER_USER, ClubError, board_user, check_name
+from companion.club.topics import MAX_PAYLOAD, SERVER_USER, board_user, check_name
+from companion.errors import ClubError
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -75,6 +76,8 @@ def write_config(config: BrokerConfig) -> dict[str, str]:
         "autosave_interval 5",
         f"log_dest file {folder / 'mosquitto.log'}",
         "log_type error", "log_type warning", "log_type notice",
+        # the server refuses (and logs) messages over MAX_PAYLOAD itself; the broker drops the absurd ones
+        f"max_packet_size {4 * MAX_PAYLOAD}",
         "max_inflight_messages 100",
         "max_queued_messages 100000",
         # root (CI, a container) keeps root only when the folder is out of the mosquitto user's reach

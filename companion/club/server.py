@@ -20,8 +20,8 @@ from typing import Any, Callable
 import paho.mqtt.client as mqtt
 
 from companion.club.store import Store
-from companion.club.topics import SERVER_USER, ClubError, ClubURL, JournalMessage, ack_topic, encode_ack
-from companion.errors import CompanionError
+from companion.club.topics import SERVER_USER, ClubURL, JournalMessage, ack_topic, encode_ack
+from companion.errors import ClubError, CompanionError
 from companion.record.codec import observation_from_json
 from companion.record.journal import JournalHeader
 from companion.record.recorder import Recorder

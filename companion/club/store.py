@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
-from companion.club.topics import ClubError
+from companion.errors import ClubError
 
 meta = sa.MetaData()
 matches = sa.Table(

@@ -13,17 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from companion.errors import CompanionError
+from companion.errors import ClubError
 
 MAX_PAYLOAD = 64 * 1024
 """A journal line is a few hundred bytes; anything this large is hostile or broken."""
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 """Event and board names: safe in topics, URLs, file names and user names (no MQTT wildcards)."""
-
-
-class ClubError(CompanionError):
-    """A club setting or message that cannot be used (bad URL, bad name, a rejected message)."""
 
 
 def check_name(kind: str, value: str) -> str:
@@ -67,9 +63,9 @@ class ClubURL:
         if not parts.hostname:
             raise ClubError(f"club URL {url!r} names no broker host")
         event = parts.path.strip("/")
-        check_name("event", event) if event else None
         if not event:
             raise ClubError(f"club URL {url!r} names no event: mqtt://host/EVENT")
+        check_name("event", event)
         tls = parts.scheme == "mqtts"
         try:
             port = parts.port or (8883 if tls else 1883)

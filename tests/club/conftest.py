@@ -65,3 +65,27 @@ def journal_lines(path: Path) -> list[dict]:
     import json
 
     return [json.loads(line) for line in path.read_bytes().split(b"\n") if line.strip()]
+
+
+def listening_addresses(port: int) -> set[str]:
+    """The local addresses on which something listens on TCP `port`, as the kernel reports them."""
+    import ipaddress
+
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, state = row.split()[1], row.split()[3]
+            address, hex_port = local.split(":")
+            if state != "0A" or int(hex_port, 16) != port:  # 0A: LISTEN
+                continue
+            raw = bytes.fromhex(address)
+            if len(raw) == 4:
+                found.add(str(ipaddress.IPv4Address(raw[::-1])))
+            else:  # four little-endian 32-bit words
+                words = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))
+                found.add(str(ipaddress.IPv6Address(words)))
+    return found
