@@ -24,9 +24,9 @@ from companion.club.topics import SERVER_USER, ClubURL, JournalMessage, ack_topi
 from companion.errors import ClubError, CompanionError
 from companion.record.codec import observation_from_json
 from companion.record.journal import JournalHeader
-from companion.record.recorder import Recorder
+from companion.record.recorder import Recorder, format_record
 from companion.referee.events import Event, GameOver, MatchOver, PlayMade, Rolled
-from companion.rules.game import Phase
+from companion.rules.game import GameState, Phase
 
 log = logging.getLogger("companion.club")
 
@@ -123,6 +123,18 @@ class ClubServer:
         with self.lock:
             b = self.boards.get(board)
             return None if b is None else b.summary()
+
+    def game(self, board: str) -> GameState | None:
+        """The board's game now (immutable, so it may be analysed outside the lock)."""
+        with self.lock:
+            b = self.boards.get(board)
+            return None if b is None else b.recorder.referee.game
+
+    def match_text(self, board: str, suffix: str) -> str | None:
+        """The board's match so far as a `.mat` or `.sgf` file's text."""
+        with self.lock:
+            b = self.boards.get(board)
+            return None if b is None else format_record(b.recorder.record(), suffix)
 
     # -- messages ---------------------------------------------------------------------------------------------
 
@@ -225,7 +237,20 @@ class ClubServer:
 
     # -- director ---------------------------------------------------------------------------------------------
 
+    @property
+    def title(self) -> str:
+        return self.store.event_title(self.event) or self.event
+
+    def start_event(self, title: str) -> None:
+        title = title.strip()[:120]
+        if not title:
+            raise ClubError("an event needs a title")
+        self.store.start_event(self.event, title)
+        for listener in list(self.listeners):
+            listener("", -1, time.time())  # "" : the whole room changed
+
     def set_label(self, board: str, label: str) -> bool:
+        label = label.strip()[:80]
         with self.lock:
             if board not in self.boards or not self.store.set_label(self.event, board, label):
                 return False
@@ -234,6 +259,9 @@ class ClubServer:
         return True
 
     def set_result(self, board: str, result: str) -> bool:
+        """The director's word on who won ("0" or "1", player 0 or 1; "" gives the referee's verdict back)."""
+        if result not in ("", "0", "1"):
+            raise ClubError(f"a result is the winner, 0 or 1 (or empty), not {result!r}")
         with self.lock:
             if board not in self.boards or not self.store.set_result(self.event, board, result):
                 return False

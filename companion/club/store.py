@@ -37,6 +37,12 @@ entries = sa.Table(
     sa.Column("line", sa.Text, nullable=False),
     sa.Column("received", sa.Float, nullable=False),
 )
+events = sa.Table(
+    "club_events", meta,
+    sa.Column("event", sa.String(32), primary_key=True),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("started", sa.Float, nullable=False),
+)
 refused = sa.Table(
     "club_refused", meta,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -134,6 +140,17 @@ class Store:
             done = c.execute(matches.update().where(matches.c.event == event, matches.c.board == board)
                              .values(**values)).rowcount
         return bool(done)
+
+    def start_event(self, event: str, title: str) -> None:
+        """The director opens (or renames) the event: its title heads the page."""
+        with self.engine.begin() as c:
+            done = c.execute(events.update().where(events.c.event == event).values(title=title)).rowcount
+            if not done:
+                c.execute(events.insert().values(event=event, title=title, started=time.time()))
+
+    def event_title(self, event: str) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(sa.select(events.c.title).where(events.c.event == event)).scalar()
 
     def refuse(self, topic: str, reason: str) -> None:
         with self.engine.begin() as c:

@@ -89,3 +89,12 @@ def listening_addresses(port: int) -> set[str]:
                 words = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))
                 found.add(str(ipaddress.IPv6Address(words)))
     return found
+
+
+def feed(server, board: str, lines: list[dict], start: int = 0) -> None:
+    """Hand a board's journal lines to the server as the broker would (the web tests need no broker)."""
+    from companion.club.topics import JournalMessage, journal_topic
+
+    for n, line in enumerate(lines[start:], start=start):
+        outcome = server.handle(journal_topic(server.event, board), JournalMessage(board, n, line, time.time()).encode())
+        assert outcome == "stored", outcome
