@@ -34,6 +34,9 @@ class BrokerConfig:
     boards: tuple[str, ...]
     port: int
     listen: str = "127.0.0.1"
+    certfile: Path | None = None
+    """With `keyfile`: the listener speaks TLS only (mqtts://)."""
+    keyfile: Path | None = None
 
 
 def acl_text(event: str, boards: tuple[str, ...]) -> str:
@@ -57,9 +60,9 @@ def write_config(config: BrokerConfig) -> dict[str, str]:
     passwords: dict[str, str] = json.loads(store.read_text()) if store.exists() else {}
     for user in [SERVER_USER] + [board_user(b) for b in config.boards]:
         passwords.setdefault(user, secrets.token_urlsafe(18))
-    _write_private(store, json.dumps(passwords, indent=1))
+    write_private(store, json.dumps(passwords, indent=1))
     passwd = folder / "passwd"
-    _write_private(passwd, "".join(f"{u}:{p}\n" for u, p in passwords.items()))
+    write_private(passwd, "".join(f"{u}:{p}\n" for u, p in passwords.items()))
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise ClubError("mosquitto_passwd not found: install Debian's mosquitto (apt-get install mosquitto)")
@@ -68,6 +71,7 @@ def write_config(config: BrokerConfig) -> dict[str, str]:
     (folder / "data").mkdir(exist_ok=True)
     (folder / "mosquitto.conf").write_text("\n".join([
         f"listener {config.port} {config.listen}",
+        *([f"certfile {config.certfile}", f"keyfile {config.keyfile}"] if config.certfile else []),
         "allow_anonymous false",
         f"password_file {passwd}",
         f"acl_file {folder / 'acl'}",
@@ -106,7 +110,7 @@ def _has_user(name: str) -> bool:
         return False
 
 
-def _write_private(path: Path, text: str) -> None:
+def write_private(path: Path, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(text)
@@ -122,13 +126,14 @@ class LocalBroker:
 
     def url(self, user: str | None = None) -> str:
         host = "127.0.0.1" if self.config.listen in ("0.0.0.0", "::") else self.config.listen
-        return f"mqtt://{host}:{self.config.port}/{self.config.event}"
+        scheme = "mqtts" if self.config.certfile else "mqtt"
+        return f"{scheme}://{host}:{self.config.port}/{self.config.event}"
 
     def token_file(self, board: str, folder: Path | None = None) -> Path:
         """A file holding the board's password, for `companion run --club URL --board N --token-file F`."""
         path = (folder or self.config.folder / "tokens") / f"board-{board}.token"
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write_private(path, self.passwords[board_user(board)] + "\n")
+        write_private(path, self.passwords[board_user(board)] + "\n")
         return path
 
     def start(self, timeout: float = 5.0) -> LocalBroker:

@@ -56,7 +56,7 @@ class Publisher:
 
     def __init__(self, journal: str | Path, url: ClubURL, board: str, *, user: str | None = None,
                  password: str | None = None, resend_after: float = 2.0, poll: float = 0.02,
-                 save_every: float = 0.5, client_id: str | None = None) -> None:
+                 save_every: float = 0.5, client_id: str | None = None, ca: str | Path | None = None) -> None:
         self.journal = Path(journal)
         self.url, self.board = url, check_name("board", board)
         self.user = user or url.user or board_user(board)
@@ -77,8 +77,8 @@ class Publisher:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or
                                   f"{url.event}-{board}-{int(time.time() * 1000) % 10**9}", clean_session=True)
         self.client.username_pw_set(self.user, self.password)
-        if url.tls:
-            self.client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        if url.tls:  # the system's CAs (a hosted broker) or the club's own (`ca`): the broker is always verified
+            self.client.tls_set(ca_certs=str(ca) if ca else None, cert_reqs=ssl.CERT_REQUIRED)
         self.client.reconnect_delay_set(0.2, 2)
         self.client.max_inflight_messages_set(WINDOW)
         self.client.on_connect = self._on_connect

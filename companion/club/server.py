@@ -84,8 +84,8 @@ class Board:
 
 class ClubServer:
     def __init__(self, store: Store, url: ClubURL, *, password: str | None = None, user: str = SERVER_USER,
-                 client_id: str | None = None) -> None:
-        self.store, self.url, self.event = store, url, url.event
+                 client_id: str | None = None, ca: str | None = None) -> None:
+        self.store, self.url, self.event, self.ca = store, url, url.event, ca
         self.user, self.password = url.user or user, password if password is not None else url.password
         self.boards: dict[str, Board] = {}
         self.listeners: list[Listener] = []
@@ -279,7 +279,7 @@ class ClubServer:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, clean_session=True)
         client.username_pw_set(self.user, self.password)
         if self.url.tls:
-            client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+            client.tls_set(ca_certs=self.ca, cert_reqs=ssl.CERT_REQUIRED)
         client.reconnect_delay_set(0.2, 2)
         client.max_inflight_messages_set(1000)
         client.max_queued_messages_set(0)

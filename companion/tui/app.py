@@ -101,7 +101,7 @@ class CompanionApp(App):
     ]
 
     def __init__(self, recorder: Recorder, *, mode: str = "train", source=None, engine: Engine | None = None,
-                 viewer: int = 0, export_path: Path | None = None) -> None:
+                 viewer: int = 0, export_path: Path | None = None, club=None) -> None:
         super().__init__()
         if mode not in MODES:
             raise CompanionError(f"unknown mode {mode!r}: choose one of {', '.join(MODES)}")
@@ -112,6 +112,8 @@ class CompanionApp(App):
         self._own_engine = engine is None
         self.viewer = viewer
         self.export_path = export_path
+        self.club = club
+        """The board's link to the club server (a `club.publisher.Publisher`), or None."""
         self.hints_shown = mode == "train"
         self._reviewer: Reviewer | None = None
         self.source_status = "keyboard"
@@ -192,6 +194,8 @@ class CompanionApp(App):
         self.refresh_view()
         if self.source is not None:
             self.run_source()
+        if self.club is not None:  # the link changes on its own (Wi-Fi, the server): look at it every second
+            self.set_interval(1.0, self.refresh_status)
         self.query_one("#command", Input).focus()
 
     # -- observations ---------------------------------------------------------------------------------
@@ -432,6 +436,8 @@ class CompanionApp(App):
         journal = self.recorder.journal
         if journal is not None:
             lines.append(f"Journal {journal.path.name} ({journal.entries})")
+        if self.club is not None:
+            lines.append(f"Club   board {self.club.board}: {self.club.status().text().removeprefix('club: ')}")
         self.query_one("#status", Static).update("\n".join(lines))
 
     def refresh_analysis(self) -> None:
