@@ -98,3 +98,42 @@ def feed(server, board: str, lines: list[dict], start: int = 0) -> None:
     for n, line in enumerate(lines[start:], start=start):
         outcome = server.handle(journal_topic(server.event, board), JournalMessage(board, n, line, time.time()).encode())
         assert outcome == "stored", outcome
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A real PostgreSQL (Debian's), made with initdb in a temp folder and started on a free port; its URL.
+    initdb refuses to run as root, so under root (CI containers) it runs as the `postgres` user."""
+    import glob
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    from companion.club.broker import free_port
+
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    assert found, "PostgreSQL is not installed: apt-get install postgresql"
+    bin_dir = Path(found[-1]).parent
+    as_user: list[str] = []
+    folder = Path(tempfile.mkdtemp(prefix="club-pg-", dir="/tmp"))  # /tmp: reachable by the postgres user
+    if os.geteuid() == 0:
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(folder, "postgres")
+    password = "club-test-password"
+    pwfile = folder / "pw"
+    pwfile.write_text(password + "\n")
+    if as_user:
+        shutil.chown(pwfile, "postgres")
+    data, port = folder / "data", free_port()
+    subprocess.run([*as_user, str(bin_dir / "initdb"), "-D", str(data), "-U", "club", f"--pwfile={pwfile}",
+                    "--auth=scram-sha-256", "-E", "UTF8"], check=True, capture_output=True)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=on"
+    subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-o", options,
+                    "-w", "start"], check=True, capture_output=True)
+    try:
+        yield f"postgresql://club:{password}@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
