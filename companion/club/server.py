@@ -11,6 +11,7 @@ otherwise ignored.
 from __future__ import annotations
 
 import logging
+import queue
 import ssl
 import threading
 import time
@@ -19,7 +20,7 @@ from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 
-from companion.club.store import Store
+from companion.club.store import Line, Store, StoredMatch
 from companion.club.topics import SERVER_USER, ClubURL, JournalMessage, ack_topic, encode_ack
 from companion.errors import ClubError, CompanionError
 from companion.record.codec import observation_from_json
@@ -29,6 +30,9 @@ from companion.referee.events import Event, GameOver, MatchOver, PlayMade, Rolle
 from companion.rules.game import GameState, Phase
 
 log = logging.getLogger("companion.club")
+
+BATCH = 500
+"""Messages stored in one transaction at most."""
 
 Listener = Callable[[str, int, float], None]
 """Called (board, line number, board's send time) after a line is stored; from the MQTT thread."""
@@ -90,7 +94,11 @@ class ClubServer:
         self.boards: dict[str, Board] = {}
         self.listeners: list[Listener] = []
         self.lock = threading.Lock()
-        self.stats = {"stored": 0, "duplicates": 0, "refused": 0, "flagged": 0}
+        self.stats = {"stored": 0, "duplicates": 0, "refused": 0, "flagged": 0, "out_of_sequence": 0}
+        self._gaps: dict[str, int] = {}
+        self._gap_time: dict[str, float] = {}
+        self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
+        self._worker: threading.Thread | None = None
         self.client: mqtt.Client | None = None
         self.client_id = client_id or f"companion-server-{self.event}"
         self._rebuild()
@@ -100,16 +108,19 @@ class ClubServer:
     def _rebuild(self) -> None:
         """Replay every stored match through a new referee (after a restart, the server is where it was)."""
         for stored in self.store.matches(self.event):
-            lines = self.store.lines(self.event, stored.board)
-            board = self._new_board(stored.board, JournalHeader.from_json(lines[0]))
-            for n, line in enumerate(lines[1:], start=1):
-                events = board.recorder.referee.observe(observation_from_json(line["obs"]))
-                board.recorder.log.add(events)
-                board.apply(events)
-                board.last_n = n
-            board.label, board.result = stored.label, stored.result
-            board.disagreements = list(stored.disagreements)
-            self.boards[stored.board] = board
+            self._load(stored)
+
+    def _load(self, stored: StoredMatch) -> None:
+        lines = self.store.lines(self.event, stored.board)
+        board = self._new_board(stored.board, JournalHeader.from_json(lines[0]))
+        for n, line in enumerate(lines[1:], start=1):
+            events = board.recorder.referee.observe(observation_from_json(line["obs"]))
+            board.recorder.log.add(events)
+            board.apply(events)
+            board.last_n = n
+        board.label, board.result = stored.label, stored.result
+        board.disagreements = list(stored.disagreements)
+        self.boards[stored.board] = board
 
     @staticmethod
     def _new_board(name: str, header: JournalHeader) -> Board:
@@ -140,47 +151,79 @@ class ClubServer:
 
     def handle(self, topic: str, payload: bytes) -> str:
         """Take one message; returns what was done ("stored", "duplicate", or "refused: why")."""
-        try:
-            message = JournalMessage.decode(topic, payload, self.event)
-        except ClubError as exc:
-            return self._refuse(topic, str(exc))
+        return self.handle_batch([(topic, payload)])[0]
+
+    def handle_batch(self, messages: list[tuple[str, bytes]]) -> list[str]:
+        """Take messages in order and store what they add in one transaction (one disk flush for the lot: the
+        boards' lines arrive hundreds a second at a big event); acknowledge only what is committed."""
+        outcomes: list[str] = []
+        rows: list[Line] = []
+        acks: dict[str, bool] = {}  # board -> ask it to resend
+        refusals: list[tuple[str, str]] = []
+        stored: list[tuple[str, int, float]] = []
         with self.lock:
+            for topic, payload in messages:
+                try:
+                    message = JournalMessage.decode(topic, payload, self.event)
+                    outcome = self._take(topic, message, rows, acks)
+                except ClubError as exc:
+                    outcome = self._refuse(topic, str(exc), refusals)
+                except Exception as exc:  # a hostile observation must not stop the server: refuse it, log it
+                    log.exception("refused %s", topic)
+                    outcome = self._refuse(topic, f"cannot be refereed ({exc.__class__.__name__}: {exc})", refusals)
+                outcomes.append(outcome)
+                if outcome == "stored":
+                    stored.append((message.board, message.n, message.sent))
             try:
-                outcome = self._take(topic, message)
-            except ClubError as exc:
-                return self._refuse(topic, str(exc))
-            except Exception as exc:  # a hostile observation must not stop the server: refuse it, log it
-                log.exception("refused %s", topic)
-                return self._refuse(topic, f"cannot be refereed ({exc.__class__.__name__}: {exc})")
-        if outcome == "stored":
+                self.store.add_lines(self.event, rows, refusals)
+            except Exception:
+                # nothing of the batch is stored, so nothing is acknowledged: the boards send it all again
+                log.exception("cannot store %d lines; they will be sent again", len(rows))
+                for board in {row.board for row in rows}:
+                    self._reload(board)
+                outcomes = ["refused: not stored" if o == "stored" else o for o in outcomes]
+                stored, acks = [], {b: r for b, r in acks.items() if b not in {row.board for row in rows}}
+            else:
+                self.stats["stored"] += len(rows)
+            acks = {board: (self.boards[board].last_n if board in self.boards else -1, resend)
+                    for board, resend in acks.items()}
+        for board, (n, resend) in acks.items():
+            self._ack(board, n, resend)
+        for board, n, sent in stored:
             for listener in list(self.listeners):
                 try:
-                    listener(message.board, message.n, message.sent)
+                    listener(board, n, sent)
                 except Exception:  # a broken page must not stop the referee
                     log.exception("listener failed")
-        return outcome
+        return outcomes
 
-    def _take(self, topic: str, message: JournalMessage) -> str:
+    def _take(self, topic: str, message: JournalMessage, rows: list[Line], acks: dict[str, bool]) -> str:
         board = self.boards.get(message.board)
         last = board.last_n if board is not None else -1
         if message.n <= last:
             self.stats["duplicates"] += 1
-            log.info("%s: line %d again (stored up to %d)", topic, message.n, last)
-            self._ack(message.board, last)
+            log.debug("%s: line %d again (stored up to %d)", topic, message.n, last)
+            acks.setdefault(message.board, False)
             return "duplicate"
         if message.n > last + 1:
-            self._ack(message.board, last, resend=True)
-            raise ClubError(f"line {message.n} out of sequence: line {last + 1} is next")
+            # a line was lost on the way, and every line the board sent after it arrives early: ask for a resend
+            # once per gap (not once per line, or each answer would start the board's whole window again)
+            self.stats["out_of_sequence"] += 1
+            gap = (message.board, last)
+            if self._gaps.get(message.board) != gap[1] or time.monotonic() - self._gap_time.get(message.board, 0) > 2:
+                self._gaps[message.board], self._gap_time[message.board] = last, time.monotonic()
+                acks[message.board] = True
+                raise ClubError(f"line {message.n} out of sequence: line {last + 1} is next")
+            return f"refused: line {message.n} out of sequence (asked again already)"
         line = message.line
         if message.n == 0:
             try:
                 header = JournalHeader.from_json(line)
             except (CompanionError, KeyError, TypeError, ValueError) as exc:
                 raise ClubError(f"line 0 is not a journal header ({exc})") from exc
-            if not self.store.add(self.event, message.board, 0, line):
-                raise ClubError("the store has this board already")
             self.boards[message.board] = self._new_board(message.board, header)
-            self._stored(message.board, 0)
+            rows.append(Line(message.board, 0, line, None))
+            acks.setdefault(message.board, False)
             return "stored"
         assert board is not None
         if line.get("n") != message.n:
@@ -189,9 +232,7 @@ class ClubServer:
             observation = observation_from_json(line["obs"])
         except (CompanionError, KeyError, TypeError) as exc:
             raise ClubError(f"line {message.n}: {exc}") from exc
-        referee = board.recorder.referee
-        checkpoint = referee.checkpoint()
-        events = referee.observe(observation)
+        events = board.recorder.referee.observe(observation)
         names = board.header.players
         ours = [e.text(names) for e in events]
         theirs = [e.get("text") for e in line.get("events", []) if isinstance(e, dict)]
@@ -200,14 +241,7 @@ class ClubServer:
             disagreement = f"line {message.n}: the board said {theirs}, the referee says {ours}"
             self.stats["flagged"] += 1
             log.warning("board %s %s", message.board, disagreement)
-        try:
-            added = self.store.add(self.event, message.board, message.n, line, disagreement)
-        except Exception:
-            referee.rewind(checkpoint)  # not stored: not acknowledged, the board sends it again
-            raise
-        if not added:
-            referee.rewind(checkpoint)
-            raise ClubError(f"line {message.n} was not the next line in the store")
+        rows.append(Line(message.board, message.n, line, disagreement))
         board.recorder.observations.append(observation)
         board.recorder.log.add(events)
         board.apply(events)
@@ -215,24 +249,24 @@ class ClubServer:
             board.disagreements.append(disagreement)
         board.last_n = message.n
         board.updated = time.time()
-        self._stored(message.board, message.n)
+        acks.setdefault(message.board, False)
         return "stored"
 
-    def _stored(self, board: str, n: int) -> None:
-        self.stats["stored"] += 1
-        self._ack(board, n)
+    def _reload(self, name: str) -> None:
+        """The board as the store has it (after a batch that could not be stored)."""
+        self.boards.pop(name, None)
+        for stored in self.store.matches(self.event):
+            if stored.board == name:
+                self._load(stored)
 
     def _ack(self, board: str, n: int, resend: bool = False) -> None:
         if self.client is not None:
             self.client.publish(ack_topic(self.event, board), encode_ack(n, resend), qos=1, retain=True)
 
-    def _refuse(self, topic: str, reason: str) -> str:
+    def _refuse(self, topic: str, reason: str, refusals: list[tuple[str, str]]) -> str:
         self.stats["refused"] += 1
         log.warning("refused %s: %s", topic, reason)
-        try:
-            self.store.refuse(topic, reason)
-        except Exception:
-            log.exception("cannot log a refusal")
+        refusals.append((topic, reason))
         return f"refused: {reason}"
 
     # -- director ---------------------------------------------------------------------------------------------
@@ -276,7 +310,9 @@ class ClubServer:
     # -- MQTT -------------------------------------------------------------------------------------------------
 
     def start(self) -> ClubServer:
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, clean_session=True)
+        # a persistent session: while the server is down (a restart, a crash) the broker keeps the boards' lines
+        # for it, so they need not all be sent again
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, clean_session=False)
         client.username_pw_set(self.user, self.password)
         if self.url.tls:
             client.tls_set(ca_certs=self.ca, cert_reqs=ssl.CERT_REQUIRED)
@@ -291,11 +327,34 @@ class ClubServer:
             c.subscribe(f"club/{self.event}/+/journal", qos=1)
 
         client.on_connect = on_connect
-        client.on_message = lambda _c, _u, m: self.handle(m.topic, m.payload)
+        # the network thread only queues: refereeing and the disk happen in the server's own thread, in batches
+        client.on_message = lambda _c, _u, m: self._inbox.put((m.topic, m.payload))
         self.client = client
+        self._worker = threading.Thread(target=self._work, name="club-server", daemon=True)
+        self._worker.start()
         client.connect_async(self.url.host, self.url.port, keepalive=10)
         client.loop_start()
         return self
+
+    def _work(self) -> None:
+        while True:
+            first = self._inbox.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    item = self._inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._inbox.put(None)
+                    break
+                batch.append(item)
+            try:
+                self.handle_batch(batch)
+            except Exception:  # never let the thread die: the messages are not acknowledged and come again
+                log.exception("a batch of %d messages failed", len(batch))
 
     def connected(self) -> bool:
         return self.client is not None and self.client.is_connected()
@@ -305,6 +364,10 @@ class ClubServer:
             self.client.disconnect()
             self.client.loop_stop()
             self.client = None
+        if self._worker is not None:
+            self._inbox.put(None)
+            self._worker.join(10)
+            self._worker = None
 
 
 def _board_order(board: Board) -> tuple[int, str]:

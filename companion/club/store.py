@@ -63,6 +63,16 @@ class StoredMatch:
     disagreements: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One journal line to store: its board, number, content, and the server referee's disagreement if any."""
+
+    board: str
+    n: int
+    line: dict[str, Any]
+    disagreement: str | None = None
+
+
 def database_url(db: str) -> str:
     """A file name or URL as the user gives it, as SQLAlchemy wants it."""
     if db.startswith(("postgresql://", "postgres://")):
@@ -106,6 +116,39 @@ class Store:
                                                  matches.c.last_n == last).values(**values))
             c.execute(entries.insert().values(event=event, board=board, n=n, line=json.dumps(line), received=now))
         return True
+
+    def add_lines(self, event: str, lines: list[Line], refusals: list[tuple[str, str]] = ()) -> None:
+        """Store lines (each the next of its board, in order) and log refusals, all in one transaction; raises
+        ClubError, storing nothing, if a line is not the next one of its board."""
+        if not lines and not refusals:
+            return
+        now = time.time()
+        by_board: dict[str, list[Line]] = {}
+        for line in lines:
+            by_board.setdefault(line.board, []).append(line)
+        with self.engine.begin() as c:
+            for board, group in by_board.items():
+                row = c.execute(sa.select(matches.c.last_n, matches.c.disagreements)
+                                .where(matches.c.event == event, matches.c.board == board)).first()
+                last = -1 if row is None else row.last_n
+                if [line.n for line in group] != list(range(last + 1, last + 1 + len(group))):
+                    raise ClubError(f"board {board}: lines {group[0].n}..{group[-1].n} do not follow line {last}")
+                flags = [line.disagreement for line in group if line.disagreement]
+                if group[0].n == 0:
+                    c.execute(matches.insert().values(event=event, board=board, header=json.dumps(group[0].line),
+                                                      last_n=group[-1].n, label="", result="",
+                                                      disagreements=json.dumps(flags), updated=now))
+                else:
+                    values: dict[str, Any] = {"last_n": group[-1].n, "updated": now}
+                    if flags:
+                        values["disagreements"] = json.dumps(json.loads(row.disagreements) + flags)
+                    c.execute(matches.update().where(matches.c.event == event, matches.c.board == board,
+                                                     matches.c.last_n == last).values(**values))
+            if lines:
+                c.execute(entries.insert(), [{"event": event, "board": line.board, "n": line.n,
+                                              "line": json.dumps(line.line), "received": now} for line in lines])
+            if refusals:
+                c.execute(refused.insert(), [{"time": now, "topic": t[:200], "reason": r[:500]} for t, r in refusals])
 
     def last_n(self, event: str, board: str) -> int:
         with self.engine.connect() as c:
