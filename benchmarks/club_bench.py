@@ -81,7 +81,8 @@ def worker(args: argparse.Namespace) -> int:
         header, observations = match
         recorder = Recorder.resume(journal) if journal.exists() else Recorder.create(journal, header)
         password = (folder / "tokens" / f"board-{name}.token").read_text().strip()
-        publisher = Publisher(journal, url, name, password=password).start()
+        # woken by the recorder's loop below after each line, so it need not poll 10 journals 50 times a second
+        publisher = Publisher(journal, url, name, password=password, poll=0.25).start()
         times = open(folder / "times" / f"board-{name}.txt", "a", buffering=1)
         boards[name] = (recorder, observations, publisher, times)
         heapq.heappush(queue, (now + rng.uniform(0, spacing), name))
@@ -99,6 +100,7 @@ def worker(args: argparse.Namespace) -> int:
         if k >= len(observations):
             continue  # this board's match is over
         recorder.observe(observations[k])
+        publisher.wake()
         times.write(f"{k + 1} {time.time():.6f}\n")  # line k+1 of the journal is in it now
         heapq.heappush(queue, (max(due + spacing, time.time()), name))
     while not stop.exists():

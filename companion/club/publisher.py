@@ -73,6 +73,7 @@ class Publisher:
         self._connected = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._nudge = threading.Event()
         self._thread: threading.Thread | None = None
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or
                                   f"{url.event}-{board}-{int(time.time() * 1000) % 10**9}", clean_session=True)
@@ -126,7 +127,12 @@ class Publisher:
             self._read_new_lines()
             self._send()
             self._save_acked()
-            self._stop.wait(self.poll)
+            self._nudge.wait(self.poll)
+            self._nudge.clear()
+
+    def wake(self) -> None:
+        """The journal has a new line: look now rather than at the next poll (the recorder's process calls it)."""
+        self._nudge.set()
 
     def _read_new_lines(self) -> None:
         try:
@@ -183,6 +189,7 @@ class Publisher:
 
     def stop(self) -> None:
         self._stop.set()
+        self._nudge.set()
         if self._thread is not None:
             self._thread.join(5)
         self._save_acked(force=True)

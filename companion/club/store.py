@@ -52,6 +52,12 @@ refused = sa.Table(
 )
 
 
+_MOVE = (matches.update()
+         .where(matches.c.event == sa.bindparam("e"), matches.c.board == sa.bindparam("b"),
+                matches.c.last_n == sa.bindparam("prev"))
+         .values(last_n=sa.bindparam("new"), updated=sa.bindparam("t")))
+
+
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
     event: str
@@ -127,9 +133,14 @@ class Store:
         for line in lines:
             by_board.setdefault(line.board, []).append(line)
         with self.engine.begin() as c:
+            # one query for the batch's boards and one statement for their new numbers: a batch holds lines of
+            # up to a few hundred boards, and building a statement per board cost more than the disk
+            known = {r.board: r for r in c.execute(
+                sa.select(matches.c.board, matches.c.last_n, matches.c.disagreements)
+                .where(matches.c.event == event, matches.c.board.in_(list(by_board))))}
+            moves = []
             for board, group in by_board.items():
-                row = c.execute(sa.select(matches.c.last_n, matches.c.disagreements)
-                                .where(matches.c.event == event, matches.c.board == board)).first()
+                row = known.get(board)
                 last = -1 if row is None else row.last_n
                 if [line.n for line in group] != list(range(last + 1, last + 1 + len(group))):
                     raise ClubError(f"board {board}: lines {group[0].n}..{group[-1].n} do not follow line {last}")
@@ -138,12 +149,13 @@ class Store:
                     c.execute(matches.insert().values(event=event, board=board, header=json.dumps(group[0].line),
                                                       last_n=group[-1].n, label="", result="",
                                                       disagreements=json.dumps(flags), updated=now))
-                else:
-                    values: dict[str, Any] = {"last_n": group[-1].n, "updated": now}
-                    if flags:
-                        values["disagreements"] = json.dumps(json.loads(row.disagreements) + flags)
-                    c.execute(matches.update().where(matches.c.event == event, matches.c.board == board,
-                                                     matches.c.last_n == last).values(**values))
+                    continue
+                moves.append({"e": event, "b": board, "prev": last, "new": group[-1].n, "t": now})
+                if flags:
+                    c.execute(matches.update().where(matches.c.event == event, matches.c.board == board)
+                              .values(disagreements=json.dumps(json.loads(row.disagreements) + flags)))
+            if moves:
+                c.execute(_MOVE, moves)
             if lines:
                 c.execute(entries.insert(), [{"event": event, "board": line.board, "n": line.n,
                                               "line": json.dumps(line.line), "received": now} for line in lines])

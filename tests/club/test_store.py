@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from companion.club.publisher import Publisher
 from companion.club.server import ClubServer
-from companion.club.store import Store
+from companion.club.store import Line, Store
 from companion.club.topics import SERVER_USER, ClubURL, board_user
 from companion.errors import ClubError
 
@@ -99,3 +99,15 @@ def test_a_match_through_mosquitto_into_postgresql(tmp_path, broker, url, postgr
             for table in ("club_entries", "club_matches"):
                 c.execute(sa.text(f"DELETE FROM {table} WHERE event = :e"), {"e": EVENT})
         store.close()
+
+
+def test_a_batch_is_stored_whole_or_not_at_all(any_store):
+    event = f"e{uuid.uuid4().hex[:12]}"
+    any_store.add_lines(event, [Line("1", 0, {"h": 1}), Line("1", 1, {"n": 1}), Line("2", 0, {"h": 2})],
+                        [("club/x/9/journal", "garbage")])
+    with pytest.raises(ClubError, match="do not follow"):
+        any_store.add_lines(event, [Line("3", 0, {"h": 3}), Line("2", 1, {"n": 1}), Line("1", 3, {"n": 3})],
+                            [("club/x/9/journal", "more garbage")])
+    assert any_store.lines(event, "1") == [{"h": 1}, {"n": 1}] and any_store.lines(event, "2") == [{"h": 2}]
+    assert any_store.last_n(event, "3") == -1 and any_store.last_n(event, "1") == 1
+    assert ("club/x/9/journal", "more garbage") not in any_store.refusals()
