@@ -21,7 +21,6 @@ are those of the whole club on one laptop: a real club spreads the boards over t
 from __future__ import annotations
 
 import argparse
-import heapq
 import http.client
 import json
 import os
@@ -65,10 +64,26 @@ def worker(args: argparse.Namespace) -> int:
     files = _match_files()
     url = ClubURL.parse(args.url)
     spacing = args.observation_seconds / args.speed
-    boards = {}
-    rng = random.Random(hash(args.boards_of))
-    queue: list[tuple[float, str]] = []
-    now = time.time()
+    stop = folder / "stop"
+    rng = random.Random(args.boards_of)
+    boards = []
+
+    def play(recorder, observations, publisher, times, first: float) -> None:
+        # a thread per board, as each board is its own machine: one board's fsync does not hold up the others
+        due = first
+        while not stop.exists():
+            delay = due - time.time()
+            if delay > 0:
+                time.sleep(min(delay, 0.5))
+                continue
+            k = len(recorder.observations)
+            if k >= len(observations):
+                return  # this board's match is over
+            recorder.observe(observations[k])
+            publisher.wake()
+            times.write(f"{k + 1} {time.time():.6f}\n")  # line k+1 of the journal is in it now
+            due = max(due + spacing, time.time() - spacing)  # behind: catch up a little, not in a burst
+
     for name in args.boards_of.split(","):
         journal = folder / "boards" / f"board-{name}.jsonl"
         match = None
@@ -81,35 +96,23 @@ def worker(args: argparse.Namespace) -> int:
         header, observations = match
         recorder = Recorder.resume(journal) if journal.exists() else Recorder.create(journal, header)
         password = (folder / "tokens" / f"board-{name}.token").read_text().strip()
-        # woken by the recorder's loop below after each line, so it need not poll 10 journals 50 times a second
+        # woken by the board's thread after each line, so it need not poll the journal 50 times a second
         publisher = Publisher(journal, url, name, password=password, poll=0.25).start()
         times = open(folder / "times" / f"board-{name}.txt", "a", buffering=1)
-        boards[name] = (recorder, observations, publisher, times)
-        heapq.heappush(queue, (now + rng.uniform(0, spacing), name))
-    stop = folder / "stop"
-    while queue and not stop.exists():
-        due, name = heapq.heappop(queue)
-        delay = due - time.time()
-        if delay > 0:
-            time.sleep(min(delay, 0.5))
-            if delay > 0.5:
-                heapq.heappush(queue, (due, name))
-                continue
-        recorder, observations, publisher, times = boards[name]
-        k = len(recorder.observations)
-        if k >= len(observations):
-            continue  # this board's match is over
-        recorder.observe(observations[k])
-        publisher.wake()
-        times.write(f"{k + 1} {time.time():.6f}\n")  # line k+1 of the journal is in it now
-        heapq.heappush(queue, (max(due + spacing, time.time()), name))
+        thread = threading.Thread(target=play, args=(recorder, observations, publisher, times,
+                                                     time.time() + rng.uniform(0, spacing)), daemon=True)
+        boards.append((recorder, publisher, times, thread))
+    for *_, thread in boards:
+        thread.start()
     while not stop.exists():
         time.sleep(0.2)
+    for *_, thread in boards:
+        thread.join()
     deadline = time.time() + args.flush
-    for recorder, _, publisher, times in boards.values():
+    for _, publisher, _, _ in boards:
         publisher.flush(max(0.1, deadline - time.time()))
-    waiting = sum(p.status().waiting for _, _, p, _ in boards.values())
-    for recorder, _, publisher, times in boards.values():
+    waiting = sum(publisher.status().waiting for _, publisher, _, _ in boards)
+    for recorder, publisher, times, _ in boards:
         publisher.stop()
         recorder.close()
         times.close()
@@ -181,7 +184,7 @@ class PageReader(threading.Thread):
                     if line.startswith(b"data: "):
                         message = json.loads(line[6:])
                         if message["board"]:
-                            self.seen.append((time.time(), message["board"], message["n"]))
+                            self.seen.append((time.time(), message["board"], message["n"], message["sent"]))
             except (OSError, http.client.HTTPException, ValueError):
                 pass
             self.reconnects += 1
@@ -321,7 +324,12 @@ def main(args: argparse.Namespace) -> int:
     # -- latency, board to page ------------------------------------------------------------------------------------
     shown: dict[str, int] = {}
     steady, overall = [], []
-    for seen_at, name, n in reader.seen:
+    to_broker, to_page = [], []  # the steady phase's latency split at the board's publish (the newest line only)
+    for seen_at, name, n, sent in reader.seen:
+        t = times.get((name, n))
+        if t is not None and t < fault_start and sent > 0:
+            to_broker.append(sent - t)
+            to_page.append(seen_at - sent)
         for k in range(shown.get(name, 0) + 1, n + 1):
             t = times.get((name, k))
             if t is not None:
@@ -339,10 +347,15 @@ def main(args: argparse.Namespace) -> int:
 
     observed = len(times)
     print()
+    target = args.boards * args.speed / args.observation_seconds
     print(f"boards {args.boards}, observations journalled {observed} "
-          f"({observed / (load_end - t0):.0f}/s over {load_end - t0:.0f} s), journal lines {total}")
+          f"({observed / (load_end - t0):.0f}/s over {load_end - t0:.0f} s, the pace asks {target:.0f}/s), "
+          f"journal lines {total}")
     print(f"latency board -> page, steady ({len(steady)} lines): p50 {_percentile(steady, .5) * 1000:.0f} ms, "
           f"p95 {_percentile(steady, .95) * 1000:.0f} ms, max {max(steady, default=float('nan')) * 1000:.0f} ms")
+    print(f"  of which journal -> published by the board: p50 {_percentile(to_broker, .5) * 1000:.0f} ms, "
+          f"p95 {_percentile(to_broker, .95) * 1000:.0f} ms; published -> page: "
+          f"p50 {_percentile(to_page, .5) * 1000:.0f} ms, p95 {_percentile(to_page, .95) * 1000:.0f} ms")
     print(f"latency board -> page, with faults ({len(overall)} lines): p50 {_percentile(overall, .5) * 1000:.0f} ms, "
           f"p95 {_percentile(overall, .95) * 1000:.0f} ms")
     for name in ("server", "mosquitto"):

@@ -74,6 +74,8 @@ class Publisher:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._nudge = threading.Event()
+        self._passes = 0
+        """Rounds of the sending loop so far: `flush` waits for one that began after it was called."""
         self._thread: threading.Thread | None = None
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or
                                   f"{url.event}-{board}-{int(time.time() * 1000) % 10**9}", clean_session=True)
@@ -127,6 +129,7 @@ class Publisher:
             self._read_new_lines()
             self._send()
             self._save_acked()
+            self._passes += 1
             self._nudge.wait(self.poll)
             self._nudge.clear()
 
@@ -179,11 +182,14 @@ class Publisher:
             return LinkStatus(self._connected, self.acked, max(0, len(self.lines) - 1 - self.acked))
 
     def flush(self, timeout: float = 10.0) -> bool:
-        """Wait until the server has every line read so far; False on timeout."""
+        """Wait until the server has every line of the journal as it is now; False on timeout."""
         deadline = time.monotonic() + timeout
+        begun = self._passes
         while time.monotonic() < deadline:
-            if self.status().waiting == 0 and self.lines:
+            # a round that began after this call has read the journal's last line: only then can none wait
+            if self._passes >= begun + 2 and self.status().waiting == 0 and self.lines:
                 return True
+            self.wake()  # keep the loop going (sending as the acks come) whatever its poll
             time.sleep(0.02)
         return False
 

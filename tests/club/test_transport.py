@@ -88,3 +88,22 @@ def test_status_counts_what_waits_while_offline(tmp_path, broker, url, demo_matc
     finally:
         publisher.stop()
         board.close()
+
+
+def test_flush_waits_for_the_lines_written_just_before_it(tmp_path, broker, url, store, demo_match):
+    header, observations = demo_match
+    journal = tmp_path / "board1.jsonl"
+    board = make_journal(journal, header, observations[:5])
+    server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
+    # a publisher that looks at its journal rarely: flush itself must make it look
+    publisher = Publisher(journal, url, "1", password=broker.passwords[board_user("1")], poll=30).start()
+    try:
+        assert publisher.flush(20)
+        for observation in observations[5:9]:
+            board.observe(observation)
+        assert publisher.flush(20), publisher.status()
+        assert store.lines(EVENT, "1") == journal_lines(journal) and len(journal_lines(journal)) == 10
+    finally:
+        publisher.stop()
+        server.stop()
+        board.close()
