@@ -60,6 +60,9 @@ def worker(args: argparse.Namespace) -> int:
     from companion.club.topics import ClubURL
     from companion.record.recorder import Recorder
 
+    # at a club each board is its own machine: here the boards share the server's two cores, so they yield to it
+    # (and to the broker) rather than starve it, as the scheduler would otherwise share the cores out evenly
+    os.nice(args.nice)
     folder = Path(args.folder)
     files = _match_files()
     url = ClubURL.parse(args.url)
@@ -80,8 +83,8 @@ def worker(args: argparse.Namespace) -> int:
             if k >= len(observations):
                 return  # this board's match is over
             recorder.observe(observations[k])
-            publisher.wake()
             times.write(f"{k + 1} {time.time():.6f}\n")  # line k+1 of the journal is in it now
+            publisher.wake()
             due = max(due + spacing, time.time() - spacing)  # behind: catch up a little, not in a burst
 
     for name in args.boards_of.split(","):
@@ -236,7 +239,8 @@ def main(args: argparse.Namespace) -> int:
     def start_worker(group: list[str]) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, __file__, "--worker", "--boards-of", ",".join(group), "--folder",
                                  str(folder), "--url", url, "--speed", str(args.speed), "--observation-seconds",
-                                 str(args.observation_seconds), "--flush", str(args.flush)], cwd=ROOT,
+                                 str(args.observation_seconds), "--flush", str(args.flush), "--nice",
+                                 str(args.nice)], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=open(folder / "workers.log", "a"), text=True)
 
     server = start_server()
@@ -251,7 +255,7 @@ def main(args: argparse.Namespace) -> int:
     workers = [start_worker(g) for g in groups]
     sampler = Sampler(lambda: {"server": server.pid, "mosquitto": broker.process.pid if broker.process else None})
     sampler.start()
-    print(f"{args.boards} boards in {len(workers)} worker processes, {args.speed}x a live pace of one observation "
+    print(f"{args.boards} boards in {len(workers)} worker processes (nice {args.nice}), {args.speed}x a live pace of one observation "
           f"every {args.observation_seconds} s; steady {args.steady} s, faults {args.faults} s; in {folder}",
           flush=True)
     t0 = time.time()
@@ -259,9 +263,12 @@ def main(args: argparse.Namespace) -> int:
     fault_start = time.time()
     sampler.phase = "faults"
     faults: list[str] = []
+    kinds: list[str] = []
     while time.time() - fault_start < args.faults:
         time.sleep(rng.uniform(4, 10))
-        victim = rng.choice(["server", "broker", "boards", "boards"])
+        if not kinds:  # every kind of fault in each round of three, in a random order
+            kinds = rng.sample(["server", "broker", "boards"], 3)
+        victim = kinds.pop()
         if victim == "server":
             server.send_signal(signal.SIGKILL)
             server.wait()
@@ -383,6 +390,7 @@ if __name__ == "__main__":
     parser.add_argument("--per-worker", type=int, default=10, help="boards in one worker process")
     parser.add_argument("--flush", type=float, default=180.0, help="seconds a worker waits at the end to send all")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--nice", type=int, default=10, help="the boards' processes' niceness (0: as the server)")
     parser.add_argument("--keep", action="store_true", help="keep the folder (journals, database, logs)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--boards-of", help=argparse.SUPPRESS)
