@@ -356,7 +356,8 @@ def main(args: argparse.Namespace) -> int:
     print()
     target = args.boards * args.speed / args.observation_seconds
     print(f"boards {args.boards}, observations journalled {observed} "
-          f"({observed / (load_end - t0):.0f}/s over {load_end - t0:.0f} s, the pace asks {target:.0f}/s), "
+          f"({observed / (load_end - t0):.0f}/s over {load_end - t0:.0f} s; the pace asks {target:.0f}/s "
+          f"while every match lasts, and short matches end), "
           f"journal lines {total}")
     print(f"latency board -> page, steady ({len(steady)} lines): p50 {_percentile(steady, .5) * 1000:.0f} ms, "
           f"p95 {_percentile(steady, .95) * 1000:.0f} ms, max {max(steady, default=float('nan')) * 1000:.0f} ms")
