@@ -135,3 +135,25 @@ def test_passwords_are_private_and_kept_across_restarts(tmp_path):
     for name in ("credentials.json", "passwd"):
         assert (config.folder / name).stat().st_mode & 0o077 == 0
     assert first[board_user("1")] not in (config.folder / "passwd").read_text()  # hashed by mosquitto_passwd
+
+
+def test_a_board_whose_events_differ_from_the_referee_is_flagged_not_trusted(tmp_path, store, demo_match):
+    header, observations = demo_match
+    journal = tmp_path / "liar.jsonl"
+    make_journal(journal, header, observations[:12]).close()
+    lines = journal_lines(journal)
+    # the board claims a different verdict for line 6 than its observation gives
+    played = next(n for n, line in enumerate(lines[1:], start=1) if line["events"])
+    lines[played] = dict(lines[played], events=[{"type": "play", "text": "Player says: 24/1 (legal)"}])
+    server = ClubServer(store, ClubURL.parse(f"mqtt://127.0.0.1/{EVENT}"))
+    for n, line in enumerate(lines):
+        assert server.handle(f"club/{EVENT}/4/journal", JournalMessage("4", n, line).encode()) == "stored"
+    flags = server.summary("4")["flags"]
+    assert len(flags) == 1 and flags[0].startswith(f"line {played}: the board said ['Player says")
+    assert store.matches(EVENT)[0].disagreements == tuple(flags)  # kept, and shown again after a restart
+    assert ClubServer(store, ClubURL.parse(f"mqtt://127.0.0.1/{EVENT}")).summary("4")["flags"] == flags
+    # the server's own referee decides what the match is: board 4's match is the honest journal's
+    for n, line in enumerate(journal_lines(journal)):
+        server.handle(f"club/{EVENT}/5/journal", JournalMessage("5", n, line).encode())
+    liar, honest = server.summary("4"), server.summary("5")
+    assert liar["plays"] == honest["plays"] and liar["points"] == honest["points"] and honest["flags"] == []
