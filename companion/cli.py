@@ -279,14 +279,19 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     password = args.password or (read_secret(args.token_file) if args.token_file else None)
     options = ServeOptions(folder, args.event, args.broker, args.boards, args.db, args.listen, args.port,
                            args.mqtt_port, args.user, password, args.ca)
-    advisor = None
+    advisor, engine = None, None
     if not args.referee_only:
         from companion.analysis.engine import EngineProcess
         from companion.analysis.spectator import spectator_advice
 
         engine = EngineProcess()  # bgsage holds the GIL while it thinks: not in the server's process
         advisor = lambda game: spectator_advice(engine, game)  # noqa: E731
-    night = ClubNight(options, advisor).start()
+    try:
+        night = ClubNight(options, advisor).start()
+    except BaseException:
+        if engine is not None:
+            engine.close()
+        raise
     where = "every interface" if args.listen else "this machine only (--listen to open it to the room)"
     print(f"club {night.url.event}: page {night.web_thread.url}/  (listening on {where})", flush=True)
     print(f"director: {night.web_thread.url}/director?token={night.token}", flush=True)
@@ -301,6 +306,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         night.stop()
+        if engine is not None:
+            engine.close()
     s = night.server.stats
     print(f"stored {s['stored']} lines, {s['duplicates']} sent twice, {s['refused']} refused, "
           f"{s['flagged']} disagreements", flush=True)
