@@ -281,8 +281,29 @@ def _source_for(args: argparse.Namespace, delay: float):
     return None, None
 
 
+def _club_settings(args: argparse.Namespace):
+    """(URL, password) of the board's link to the club (`--club URL --board N`), or None; checked before the
+    match starts, so a missing password is said at once."""
+    if not args.club:
+        if args.board or args.token_file or args.user or args.password:
+            raise CompanionError("--board, --user, --password and --token-file go with --club mqtt://HOST/EVENT")
+        return None
+    from companion.club.serve import read_secret
+    from companion.club.topics import ClubURL, check_name
+
+    if not args.board:
+        raise CompanionError("--club needs the board's number or name: --board 7")
+    check_name("board", args.board)
+    url = ClubURL.parse(args.club)
+    password = args.password or (read_secret(args.token_file) if args.token_file else None) or url.password
+    if password is None:
+        raise CompanionError("the club's broker needs this board's password: --token-file FILE or --password")
+    return url, password
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     delay = args.delay if args.delay is not None else (0.0 if args.no_ui else 0.5)
+    club_settings = _club_settings(args)
     source, loaded = _source_for(args, delay)
     if loaded is not None and not args.resume:  # players and match length come with the file
         args.players, args.length = list(loaded.names), loaded.header.length
@@ -295,9 +316,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
             raise
     if loaded is not None:  # resuming a replay: what the journal holds was seen already
         source.observations = source.observations[len(recorder.observations):]
+    club = None
     try:
+        if club_settings is not None:
+            from companion.club.publisher import Publisher
+
+            url, password = club_settings
+            club = Publisher(recorder.journal.path, url, args.board, user=args.user, password=password,
+                             ca=args.ca).start()
         if args.no_ui:
-            return _run_headless(recorder, source, args)
+            status = _run_headless(recorder, source, args)
+            if club is not None:  # the match is over here: give the link a moment to deliver the rest
+                club.flush(args.club_wait)
+                print(club.status().text(), flush=True)
+            return status
         from companion.tui.app import CompanionApp
 
         mode = args.mode or recorder.header.mode or "record"
@@ -307,9 +339,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
             clock = MatchClock.for_match(recorder.header.length, *args.clock)
         CompanionApp(recorder, mode=mode, source=source, export_path=args.out,
-                     export_folder=_data_dir(), clock=clock).run()
+                     export_folder=_data_dir(), clock=clock, club=club).run()
         return EXIT_OK
     finally:
+        if club is not None:
+            club.stop()
         if source is not None:
             source.stop()
         recorder.close()
@@ -327,6 +361,51 @@ def _same_match(recorder, loaded, args: argparse.Namespace) -> None:
                              f"({recorder.names[0]} v {recorder.names[1]}, {recorder.header.length or 'money'}"
                              f"{'-point match' if recorder.header.length else ''}): a journal is one match; "
                              "replay into a new journal (leave out --resume)")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from companion.club.serve import ClubNight, ServeOptions, read_secret
+
+    folder = args.folder or (_data_dir().parent / "club" / args.event)
+    password = args.password or (read_secret(args.token_file) if args.token_file else None)
+    options = ServeOptions(folder, args.event, args.broker, args.boards, args.db, args.listen, args.port,
+                           args.mqtt_port, args.user, password, args.ca)
+    advisor, engine = None, None
+    if not args.referee_only:
+        from companion.analysis.engine import EngineProcess
+        from companion.analysis.spectator import spectator_advice
+
+        engine = EngineProcess()  # bgsage holds the GIL while it thinks: not in the server's process
+        advisor = lambda game: spectator_advice(engine, game)  # noqa: E731
+    try:
+        night = ClubNight(options, advisor).start()
+    except BaseException:
+        if engine is not None:
+            engine.close()
+        raise
+    where = "every interface" if args.listen else "this machine only (--listen to open it to the room)"
+    print(f"club {night.url.event}: page {night.web_thread.url}/  (listening on {where})", flush=True)
+    print(f"director: {night.web_thread.url}/director?token={night.token}", flush=True)
+    if night.broker is not None:
+        print(f"broker {night.broker.url()}, board passwords in {night.folder / 'tokens'}", flush=True)
+        print(f"a board joins with: {night.board_command('1')}", flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait(args.seconds or None)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        night.stop()
+        if engine is not None:
+            engine.close()
+    s = night.server.stats
+    print(f"stored {s['stored']} lines, {s['duplicates']} sent twice, {s['refused']} refused, "
+          f"{s['flagged']} disagreements", flush=True)
+    return EXIT_OK
 
 
 def _run_headless(recorder, source, args: argparse.Namespace) -> int:
@@ -833,7 +912,37 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--wait", type=_seconds, default=5.0,
                          help="how long to look for a camera or dice cup that cannot be opened before giving up "
                          "(default 5 s; the app keeps looking)")
+    club = run.add_argument_group("club", "send the match to the club's server as it is played")
+    club.add_argument("--club", metavar="URL", help="the club's broker: mqtt://HOST[:PORT]/EVENT (mqtts:// for TLS)")
+    club.add_argument("--board", help="this board's number or name in the club")
+    club.add_argument("--user", help="the broker's user name (default board-N)")
+    club.add_argument("--password", help="the broker's password for this board")
+    club.add_argument("--token-file", help="a file holding the board's password (from companion serve)")
+    club.add_argument("--ca", help="with mqtts://: the club's own CA certificate (default: the system's)")
+    club.add_argument("--club-wait", type=float, default=30.0,
+                      help="with --no-ui: seconds to wait at the end for the server to have every line")
     run.set_defaults(handler=_cmd_run)
+
+    serve = sub.add_parser(
+        "serve", help="the club's server: every board's match, refereed again, stored and shown on a web page",
+        description="Start the club's server. With --broker local (the default) it also starts Mosquitto with a "
+                    "password for each board (in FOLDER/tokens). Nothing listens beyond this machine unless "
+                    "--listen is given.")
+    serve.add_argument("--event", default="club", help="the event's short name (letters, digits, - and _)")
+    serve.add_argument("--broker", default="local", help="'local' or the broker's URL mqtt(s)://HOST[:PORT]/EVENT")
+    serve.add_argument("--boards", type=int, default=20, help="with --broker local: boards 1..N get a password")
+    serve.add_argument("--db", help="SQLite file or postgresql://USER:PASSWORD@HOST/DB (default FOLDER/club.db)")
+    serve.add_argument("--folder", type=Path, help="broker configuration, tokens, database (default: user data)")
+    serve.add_argument("--listen", action="store_true", help="accept boards and browsers from the network")
+    serve.add_argument("--port", type=int, default=8080, help="the web page's port")
+    serve.add_argument("--mqtt-port", type=int, default=1883, help="with --broker local: the broker's port")
+    serve.add_argument("--user", help="with a hosted broker: the server's user name (default 'server')")
+    serve.add_argument("--password", help="with a hosted broker: the server's password")
+    serve.add_argument("--token-file", help="with a hosted broker: a file holding the server's password")
+    serve.add_argument("--ca", help="with mqtts://: the broker's CA certificate (default: the system's)")
+    serve.add_argument("--referee-only", action="store_true", help="no engine advice on the page")
+    serve.add_argument("--seconds", type=float, default=0, help="stop after this long (default: until Ctrl-C)")
+    serve.set_defaults(handler=_cmd_serve)
 
     demo = sub.add_parser("demo", help="the app watching a rendered game through vision, with hints (no camera, "
                           "no hardware)",

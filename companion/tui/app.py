@@ -156,7 +156,7 @@ class CompanionApp(App):
 
     def __init__(self, recorder: Recorder, *, mode: str | None = None, source=None, engine: Engine | None = None,
                  viewer: int = 0, export_path: Path | None = None, export_folder: Path | None = None,
-                 clock: MatchClock | None = None, now=time.monotonic) -> None:
+                 clock: MatchClock | None = None, now=time.monotonic, club=None) -> None:
         super().__init__()
         mode = mode or recorder.header.mode or "train"  # a resumed match comes back in its own mode
         if mode not in MODES:
@@ -179,6 +179,8 @@ class CompanionApp(App):
         """The clock's time source (a steady clock; tests pass their own)."""
         self._flagged: set[int] = set()
         self.single_keys = {b.key: b.action for b in self.BINDINGS if len(b.key) == 1}  # type: ignore[union-attr]
+        self.club = club
+        """The board's link to the club server (a `club.publisher.Publisher`), or None."""
         self.hints_shown = mode == "train"
         self._reviewer: Reviewer | None = None
         self.source_status = "keyboard"
@@ -282,6 +284,8 @@ class CompanionApp(App):
             self.query_one("#clock-large").display = self.mode == "referee"  # large for the players to see
             self.run_clock()
             self.set_interval(0.2, self.refresh_clock)
+        if self.club is not None:  # the link changes on its own (Wi-Fi, the server): look at it every second
+            self.set_interval(1.0, self.refresh_status)
         self.query_one("#command", Input).focus()
 
 
@@ -695,6 +699,8 @@ class CompanionApp(App):
         journal = self.recorder.journal
         if journal is not None:
             lines.append(f"Journal {journal.path.name} ({journal.entries})")
+        if self.club is not None:
+            lines.append(f"Club   board {self.club.board}: {self.club.status().text().removeprefix('club: ')}")
         self.query_one("#status", Static).update("\n".join(lines))
         self.query_one("#ids", Static).update(f"IDs {game.gnubg_id()}\n    {game.xgid()}")
 
