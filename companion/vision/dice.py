@@ -218,8 +218,11 @@ def crop_on_plane(image: np.ndarray, plane: Plane, x_mm: float, y_mm: float, siz
 class DiceReader:
     """Finds and reads dice and the cube. Cheap to build: the networks load once per process."""
 
-    def __init__(self, models: Path = MODELS) -> None:
+    def __init__(self, models: Path = MODELS, photo_threshold: float = FIND_THRESHOLD) -> None:
+        """`photo_threshold`: the finder's threshold in a photo; lower only to test how the reader copes with more
+        finds than the finder's own threshold lets through (`dice_bench.py --photo-threshold`)."""
         self.finder, self.reader, self.photo_reader = _nets(str(models))
+        self.photo_threshold = photo_threshold
 
     # -- the networks -------------------------------------------------------------------------------
 
@@ -256,7 +259,8 @@ class DiceReader:
         finds: list[_Find] = []
         # coarse to fine: a find inside a coarser one is a pip of it, or it again
         for scale, small in photo_pyramid(image):
-            finer = [_Find(f.kind, f.x / scale, f.y / scale, f.size / scale, f.score) for f in self._find(small)]
+            finer = [_Find(f.kind, f.x / scale, f.y / scale, f.size / scale, f.score)
+                     for f in self._find(small, self.photo_threshold)]
             finds += [f for f in _suppress(finer, PHOTO_OVERLAP)
                       if all(abs(f.x - k.x) > 0.6 * k.size or abs(f.y - k.y) > 0.6 * k.size for k in finds)]
         crops = np.array([crop_square(image, f.x, f.y, f.size, PHOTO_CROP, PHOTO_CROP_OBJECT) for f in finds])
