@@ -86,8 +86,10 @@ def photo_report(title: str, paths: list[Path], reader: DiceReader) -> dict:
         invented += extra
         for true, read in pairs:
             per_face[true]["right" if read == true else ("missed" if read is None else "wrong")] += 1
-            if read != true and len(wrong_examples) < 8:
+            if read != true and len(wrong_examples) < 12:
                 wrong_examples.append(f"{path.name}: {true} read as {read}")
+        if extra and len(wrong_examples) < 12:
+            wrong_examples.append(f"{path.name}: {extra} invented")
     total = sum(sum(c.values()) for c in per_face.values())
     right = sum(c["right"] for c in per_face.values())
     print(f"\n{title}: {len(paths)} photos, {total} dice")
@@ -100,11 +102,17 @@ def photo_report(title: str, paths: list[Path], reader: DiceReader) -> dict:
     return {"total": total, "right": right, "invented": invented}
 
 
-def photo_section(folder: Path, cv: bool, models: Path = MODELS) -> None:
+def photo_section(folder: Path, cv: bool, models: Path = MODELS, folds: list[int] | None = None,
+                  threshold: float | None = None) -> None:
     paths = photos(folder)
+    reader = DiceReader(models) if threshold is None else DiceReader(models, photo_threshold=threshold)
+    if folds:  # development: only these folds, read by models trained without them (`train_dice.py
+        # --hold-out-fold 0 N`); the held-out fold is not read
+        photo_report(f"Real photos, folds {folds} only ({models})", [p for p in paths if fold_of(p.name) in folds],
+                     reader)
+        return
     held = [p for p in paths if fold_of(p.name) == HELD_OUT_FOLD]
     trained = [p for p in paths if fold_of(p.name) != HELD_OUT_FOLD]
-    reader = DiceReader(models)
     photo_report(f"Real photos, held-out fold {HELD_OUT_FOLD} (never trained on)", held, reader)
     photo_report("Real photos, training folds (for reference: the models saw these)", trained, reader)
     if not cv:
@@ -304,6 +312,11 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=MODELS, help="the dice models' folder (to compare two)")
     parser.add_argument("--cv", action="store_true", help="cross-validate on the photos (retrains 4 times)")
     parser.add_argument("--skip-photos", action="store_true")
+    parser.add_argument("--photo-threshold", type=float,
+                        help="the finder's threshold in photos (0.3): lower, as a stress, to see how the reader copes "
+                             "with the more finds a finder makes on scenes it never saw")
+    parser.add_argument("--folds", type=int, nargs="+",
+                        help="read only these photo folds (development, with --models trained without them)")
     parser.add_argument("--runtimes", type=int, default=0, metavar="N",
                         help="time ONNX Runtime against OpenCV DNN on N frames' inputs")
     parser.add_argument("--stand", type=int, default=0, metavar="N",
@@ -311,7 +324,7 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if not args.skip_photos:
-        photo_section(args.photos, args.cv, args.models)
+        photo_section(args.photos, args.cv, args.models, args.folds, args.photo_threshold)
     if args.frames > 0:  # --frames 0: the photos alone
         render_section(args.frames, args.set, args.models, args.start, args.workers)
     if args.runtimes > 0:

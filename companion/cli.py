@@ -17,15 +17,71 @@ from companion.errors import CompanionError
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, exit status 2: the full usage is one `--help` away."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (no upper bound when None)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({low}..{high})" if high is not None
+                                             else f"{value} is below {low}")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a duration, 0 or more seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"{text} seconds: give 0 or more")
+    return value
+
+
+def _clock(text: str) -> tuple[float, float]:
+    """An argparse type: DELAY,RESERVE_PER_POINT in seconds (12,120: 12 s a move, 2 minutes a point)."""
+    try:
+        delay, per_point = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give DELAY,RESERVE_PER_POINT in seconds, e.g. 12,120") from None
+    if not (0 <= delay < 3600 and 0 < per_point <= 36000):
+        raise argparse.ArgumentTypeError(f"{text}: a delay of 0..3600 s and a reserve of 1..36000 s a point")
+    return delay, per_point
+
+
+def _folder(text: str) -> str:
+    """An argparse type: a folder to write into, new or existing, but not a file."""
+    if Path(text).exists() and not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} exists and is not a folder")
+    return text
+
+
+MAX_LENGTH = 64
+"""The longest match GNU Backgammon plays."""
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from companion.record.jellyfish import read_match_file
     from companion.record.audit import audit_match
+    from companion.record.sgf import read_sgf
 
     reports = []
     unreadable = []
     for name in args.files:
         try:
-            reports.append(audit_match(read_match_file(name)))
+            reader = read_sgf if Path(name).suffix.lower() == ".sgf" else read_match_file
+            reports.append(audit_match(reader(name)))
         except CompanionError as exc:
             unreadable.append(str(exc))
     if args.json:
@@ -53,14 +109,22 @@ def _cmd_dicecup(args: argparse.Namespace) -> int:
     from companion.devices import DiceCupDriver, SoftwareDiceCup
     from companion.referee.observations import DiceReading
 
+    from companion.devices.driver import Link
+
     cup = SoftwareDiceCup(seed=args.seed).start() if args.simulate else None
     port = cup.path if cup is not None else args.port
     driver = DiceCupDriver(port)
     rolls, next_roll = 0, time.monotonic() + 1.0
     deadline = time.monotonic() + args.seconds if args.seconds else None
+    give_up = time.monotonic() + args.wait
+    print(f"looking for the dice cup on {port or 'its USB ids'} (up to {args.wait:g} s)", file=sys.stderr, flush=True)
+    last = ""
     try:
         while deadline is None or time.monotonic() < deadline:
+            if driver.link is Link.SEARCHING and time.monotonic() >= give_up:
+                raise CompanionError(f"{last or 'no dice cup found'}; gave up after {args.wait:g} s")
             for item in driver.poll(0.05):
+                last = str(item) if not isinstance(item, DiceReading) else last
                 if isinstance(item, DiceReading) and item.valid:
                     rolls += 1
                     print(f"roll {item.sequence}: {item.values[0]}-{item.values[1]}", flush=True)
@@ -110,6 +174,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
                                   {"play": r.play.notation, "equity": round(r.equity, 4), "loss": round(r.loss, 4),
                                    "win": _round(r.chances.win), "win_gammon": _round(r.chances.win_gammon),
                                    "lose_gammon": _round(r.chances.lose_gammon)} for r in hint.plays]}, indent=2))
+        elif len(hint.plays) == 1:  # nothing was ranked: no equity to show
+            print(f"{game.xgid()}\n{hint.roll} to play: {hint.plays[0].play.notation or 'no move'} is forced "
+                  "(the only legal play)")
         else:
             print(f"{game.xgid()}\n{hint.roll} to play ({hint.level}):")
             for i, r in enumerate(hint.plays[:args.top], start=1):
@@ -139,17 +206,17 @@ def _round(value: float) -> float | None:
 
 
 def _analyse_match(args: argparse.Namespace) -> int:
-    from companion.analysis import Engine, MatchSummary, Reviewer
+    from companion.analysis import DEEP, FAST, Engine, review_match
     from companion.record.recorder import load_any
     from companion.referee import Referee
 
     loaded, _ = load_any(args.match)
-    reviewer = Reviewer(Engine(), MatchSummary(loaded.names), cube=not args.no_cube)
-    referee = Referee(loaded.header.match_state())
-    for observation in loaded.observations:
-        before = referee.game
-        reviewer.review(before, referee.observe(observation))
-    print(reviewer.summary.text())
+    replayed = Referee(loaded.header.match_state()).replay(loaded.observations)
+    review = review_match(replayed, Engine(), loaded.names, cube=not args.no_cube, level=DEEP if args.deep else FAST)
+    if args.json:
+        print(json.dumps(review.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(review.text(every=args.all))
     return EXIT_OK
 
 
@@ -189,7 +256,7 @@ def _recorder_for(args: argparse.Namespace):
         if recorder.torn:
             print(f"note: the last entry of {args.resume} was cut short by the crash and was dropped", file=sys.stderr)
         return recorder
-    header = JournalHeader(tuple(args.players), args.length)
+    header = JournalHeader(tuple(args.players), args.length, mode=args.mode or "record")
     return Recorder.create(args.journal or _new_journal_path(_data_dir()), header)
 
 
@@ -214,29 +281,137 @@ def _source_for(args: argparse.Namespace, delay: float):
     return None, None
 
 
+def _club_settings(args: argparse.Namespace):
+    """(URL, password) of the board's link to the club (`--club URL --board N`), or None; checked before the
+    match starts, so a missing password is said at once."""
+    if not args.club:
+        if args.board or args.token_file or args.user or args.password:
+            raise CompanionError("--board, --user, --password and --token-file go with --club mqtt://HOST/EVENT")
+        return None
+    from companion.club.serve import read_secret
+    from companion.club.topics import ClubURL, check_name
+
+    if not args.board:
+        raise CompanionError("--club needs the board's number or name: --board 7")
+    check_name("board", args.board)
+    url = ClubURL.parse(args.club)
+    password = args.password or (read_secret(args.token_file) if args.token_file else None) or url.password
+    if password is None:
+        raise CompanionError("the club's broker needs this board's password: --token-file FILE or --password")
+    return url, password
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     delay = args.delay if args.delay is not None else (0.0 if args.no_ui else 0.5)
+    club_settings = _club_settings(args)
     source, loaded = _source_for(args, delay)
     if loaded is not None and not args.resume:  # players and match length come with the file
         args.players, args.length = list(loaded.names), loaded.header.length
     recorder = _recorder_for(args)
+    if loaded is not None and args.resume:
+        try:
+            _same_match(recorder, loaded, args)
+        except CompanionError:
+            recorder.close()
+            raise
     if loaded is not None:  # resuming a replay: what the journal holds was seen already
         source.observations = source.observations[len(recorder.observations):]
+    club = None
     try:
+        if club_settings is not None:
+            from companion.club.publisher import Publisher
+
+            url, password = club_settings
+            club = Publisher(recorder.journal.path, url, args.board, user=args.user, password=password,
+                             ca=args.ca).start()
         if args.no_ui:
-            return _run_headless(recorder, source, args)
+            status = _run_headless(recorder, source, args)
+            if club is not None:  # the match is over here: give the link a moment to deliver the rest
+                club.flush(args.club_wait)
+                print(club.status().text(), flush=True)
+            return status
         from companion.tui.app import CompanionApp
 
-        CompanionApp(recorder, mode=args.mode, source=source, export_path=args.out).run()
+        mode = args.mode or recorder.header.mode or "record"
+        clock = None
+        if args.clock:
+            from companion.rules.clock import MatchClock
+
+            clock = MatchClock.for_match(recorder.header.length, *args.clock)
+        CompanionApp(recorder, mode=mode, source=source, export_path=args.out,
+                     export_folder=_data_dir(), clock=clock, club=club).run()
         return EXIT_OK
     finally:
+        if club is not None:
+            club.stop()
         if source is not None:
             source.stop()
         recorder.close()
+        if recorder.journal is not None and not args.no_ui:
+            print(f"The match is journalled in {recorder.journal.path}\n"
+                  f"  go on with it: companion run --resume {recorder.journal.path}")
+
+
+def _same_match(recorder, loaded, args: argparse.Namespace) -> None:
+    """A journal is one match: `--resume J --replay F` goes on only if J holds the beginning of F."""
+    held = recorder.observations
+    if (recorder.names != loaded.names or recorder.header.length != loaded.header.length
+            or list(held) != list(loaded.observations[:len(held)])):
+        raise CompanionError(f"{args.resume} holds another match than {args.replay} "
+                             f"({recorder.names[0]} v {recorder.names[1]}, {recorder.header.length or 'money'}"
+                             f"{'-point match' if recorder.header.length else ''}): a journal is one match; "
+                             "replay into a new journal (leave out --resume)")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from companion.club.serve import ClubNight, ServeOptions, read_secret
+
+    folder = args.folder or (_data_dir().parent / "club" / args.event)
+    password = args.password or (read_secret(args.token_file) if args.token_file else None)
+    options = ServeOptions(folder, args.event, args.broker, args.boards, args.db, args.listen, args.port,
+                           args.mqtt_port, args.user, password, args.ca)
+    advisor, engine = None, None
+    if not args.referee_only:
+        from companion.analysis.engine import EngineProcess
+        from companion.analysis.spectator import spectator_advice
+
+        engine = EngineProcess()  # bgsage holds the GIL while it thinks: not in the server's process
+        advisor = lambda game: spectator_advice(engine, game)  # noqa: E731
+    try:
+        night = ClubNight(options, advisor).start()
+    except BaseException:
+        if engine is not None:
+            engine.close()
+        raise
+    where = "every interface" if args.listen else "this machine only (--listen to open it to the room)"
+    print(f"club {night.url.event}: page {night.web_thread.url}/  (listening on {where})", flush=True)
+    print(f"director: {night.web_thread.url}/director?token={night.token}", flush=True)
+    if night.broker is not None:
+        print(f"broker {night.broker.url()}, board passwords in {night.folder / 'tokens'}", flush=True)
+        print(f"a board joins with: {night.board_command('1')}", flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait(args.seconds or None)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        night.stop()
+        if engine is not None:
+            engine.close()
+    s = night.server.stats
+    print(f"stored {s['stored']} lines, {s['duplicates']} sent twice, {s['refused']} refused, "
+          f"{s['flagged']} disagreements", flush=True)
+    return EXIT_OK
 
 
 def _run_headless(recorder, source, args: argparse.Namespace) -> int:
-    from companion.sources import run_source_until_done
+    import threading
+
+    from companion.sources import CameraSource, DiceCupSource, Sources, run_source_until_done
 
     if source is None:
         return _run_typed(recorder, args)
@@ -245,7 +420,31 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
             if args.print_events:
                 print(event.text(recorder.names), flush=True)
 
-    run_source_until_done(source, emit, lambda text: None, args.seconds or None)
+    # a device that cannot be opened is looked for again for a stated while, then the command gives up
+    device = isinstance(source, (CameraSource, DiceCupSource, Sources))
+    opened, gave_up, last = threading.Event(), threading.Event(), [""]
+
+    def status(text: str) -> None:
+        if text != last[0] and device:
+            print(text, file=sys.stderr, flush=True)
+        last[0] = text
+        if "connected" in text or "connecting" in text or "fps" in text:
+            opened.set()
+
+    def give_up() -> None:
+        if not opened.is_set():
+            gave_up.set()
+            source.stop()
+
+    if device:
+        print(f"opening the camera or dice cup (up to {args.wait:g} s)", file=sys.stderr, flush=True)
+        timer = threading.Timer(args.wait, give_up)
+        timer.daemon = True
+        timer.start()
+    run_source_until_done(source, emit, status, args.seconds or None)
+    if gave_up.is_set():
+        said = last[0].split(";")[0] or "the device cannot be opened"
+        raise CompanionError(f"{said}; gave up after {args.wait:g} s")
     if args.out:
         print(f"wrote {recorder.export(args.out)}")
     return EXIT_OK
@@ -257,7 +456,10 @@ def _run_typed(recorder, args: argparse.Namespace) -> int:
 
     for line in sys.stdin:
         try:
-            observations = observations_from_text(line, recorder.referee.game)
+            state = recorder.referee.state
+            observations = observations_from_text(line, state.game, sequence=len(recorder.observations) + 1,
+                                                  illegal_pending=state.pending is not None,
+                                                  resign_offered=state.resign_offer is not None)
         except CompanionError as exc:
             print(f"error: {exc}", file=sys.stderr)
             continue
@@ -471,13 +673,19 @@ def _calibration_frame(args: argparse.Namespace):
         return _load_image(args.image)
     from companion.vision.capture import CaptureError, Frame, open_source
 
+    import time
+
     source = open_source(args.video or str(args.camera))
+    give_up = time.monotonic() + args.wait
     for item in source.frames():
         if isinstance(item, Frame):
             source.stop()
             return item.image
         if item.state in ("finished", "failed"):
             break
+        if item.state == "lost" and time.monotonic() >= give_up:  # a live source says so on every try
+            source.stop()
+            raise CaptureError(f"{item.detail.split(';')[0]}; gave up after {args.wait:g} s")
     raise CaptureError("no frame came from the camera or video to calibrate on")
 
 
@@ -617,20 +825,20 @@ def _cmd_film(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="companion",
         description="Backgammon Companion: referee, recorder and training aid beside a real board.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     check = sub.add_parser(
         "check",
         help="replay match files under the rules and report illegal plays, cube actions and scores",
-        description="Replay Jellyfish match files (.mat/.txt) with the rules engine. Exit status: 0 all legal, "
+        description="Replay match files (.mat/.txt, or GNU Backgammon's .sgf) with the rules engine. Exit status: 0 all legal, "
         "1 something is not, 2 a file could not be read.",
     )
-    check.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat or .txt)")
+    check.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt or .sgf)")
     check.add_argument("--json", action="store_true", help="print a machine-readable report")
     check.set_defaults(handler=_cmd_check)
 
@@ -642,9 +850,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     dicecup.add_argument("--port", help="serial device or pyserial URL (default: find the cup by USB id)")
     dicecup.add_argument("--simulate", action="store_true", help="use a software dice cup instead of hardware")
-    dicecup.add_argument("--rolls", type=int, default=0, help="with --simulate, stop after this many rolls")
-    dicecup.add_argument("--seconds", type=float, default=0, help="stop after this long (default: run until Ctrl-C)")
-    dicecup.add_argument("--seed", type=int, default=None, help="with --simulate, seed the software cup's dice")
+    dicecup.add_argument("--rolls", type=_int_in(0), default=0, help="with --simulate, stop after this many rolls")
+    dicecup.add_argument("--seconds", type=_seconds, default=0, help="stop after this long (default: run until Ctrl-C)")
+    dicecup.add_argument("--seed", type=_int_in(0), default=None, help="with --simulate, seed the software cup's dice")
+    dicecup.add_argument("--wait", type=_seconds, default=5.0,
+                         help="how long to look for a camera or dice cup that cannot be opened before giving up "
+                         "(default 5 s; the app keeps looking)")
     dicecup.set_defaults(handler=_cmd_dicecup)
 
     analyse = sub.add_parser(
@@ -658,10 +869,12 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--match-id", help="GNU Backgammon Match ID (default: money play, player 0 on roll)")
     analyse.add_argument("--dice", type=int, nargs=2, metavar="D", choices=range(1, 7), help="the roll to play")
     analyse.add_argument("--deep", action="store_true", help="2-ply instead of 1-ply (slower, stronger)")
-    analyse.add_argument("--top", type=int, default=8, help="plays to list (text output)")
+    analyse.add_argument("--top", type=_int_in(1), default=8, help="plays to list (text output)")
     analyse.add_argument("--json", action="store_true", help="print JSON")
     analyse.add_argument("--match", metavar="FILE", help="rate every play and cube action of a match file or journal")
     analyse.add_argument("--no-cube", action="store_true", help="with --match: rate checker plays only (faster)")
+    analyse.add_argument("--all", action="store_true",
+                         help="with --match: list every decision, not only the doubtful ones and worse")
     analyse.set_defaults(handler=_cmd_analyse)
 
     for name, text in (("convert", "convert between a journal (.jsonl), .mat/.txt and .sgf"),
@@ -677,22 +890,59 @@ def build_parser() -> argparse.ArgumentParser:
         description="Follow a match from a source (a replayed file, a dice cup, or typed dice and plays), journal "
         "every observation, and show the referee's verdicts, hints and cube advice.",
     )
-    run.add_argument("--mode", choices=("referee", "record", "train"), default="record")
+    run.add_argument("--mode", choices=("referee", "record", "train"),
+                     help="default: record, or the mode a resumed match was in")
     run.add_argument("--players", nargs=2, default=["Player 0", "Player 1"], metavar="NAME")
-    run.add_argument("--length", type=int, default=7, help="match length in points (0: money play)")
+    run.add_argument("--length", type=_int_in(0, MAX_LENGTH), default=7, help="match length in points (0: money play)")
     run.add_argument("--journal", type=Path, help="where to journal the match (default: the user data folder)")
     run.add_argument("--resume", type=Path, metavar="JOURNAL", help="go on with a journalled match after a crash")
     run.add_argument("--replay", metavar="FILE", help="replay a journal, .mat or .sgf as if it were seen live")
     run.add_argument("--dicecup", metavar="PORT", help="take the dice from an electronic dice cup (or 'auto')")
-    run.add_argument("--camera", type=int, help="camera index: the board is read by vision")
+    run.add_argument("--camera", type=_int_in(0), help="camera index: the board is read by vision")
     run.add_argument("--video", help="a video file, folder of images or URL to read the board from")
     run.add_argument("--profile", help="the board profile from companion calibrate (default: the user's config)")
     run.add_argument("--no-ui", action="store_true", help="no app: process the source (or typed lines) to a record")
     run.add_argument("--out", type=Path, help="export the match here at the end (.mat or .sgf)")
-    run.add_argument("--delay", type=float, help="seconds between replayed observations")
-    run.add_argument("--seconds", type=float, default=0, help="stop after this long")
+    run.add_argument("--delay", type=_seconds, help="seconds between replayed observations")
+    run.add_argument("--seconds", type=_seconds, default=0, help="stop after this long")
     run.add_argument("--print-events", action="store_true", help="with --no-ui: print each event once journalled")
+    run.add_argument("--clock", nargs="?", const=(12.0, 120.0), type=_clock, metavar="DELAY,PER_POINT",
+                     help="a match clock beside the board: a delay per move and a reserve per player per point "
+                     "of the match (default 12,120: 12 s and 2 minutes a point); large in referee mode")
+    run.add_argument("--wait", type=_seconds, default=5.0,
+                         help="how long to look for a camera or dice cup that cannot be opened before giving up "
+                         "(default 5 s; the app keeps looking)")
+    club = run.add_argument_group("club", "send the match to the club's server as it is played")
+    club.add_argument("--club", metavar="URL", help="the club's broker: mqtt://HOST[:PORT]/EVENT (mqtts:// for TLS)")
+    club.add_argument("--board", help="this board's number or name in the club")
+    club.add_argument("--user", help="the broker's user name (default board-N)")
+    club.add_argument("--password", help="the broker's password for this board")
+    club.add_argument("--token-file", help="a file holding the board's password (from companion serve)")
+    club.add_argument("--ca", help="with mqtts://: the club's own CA certificate (default: the system's)")
+    club.add_argument("--club-wait", type=float, default=30.0,
+                      help="with --no-ui: seconds to wait at the end for the server to have every line")
     run.set_defaults(handler=_cmd_run)
+
+    serve = sub.add_parser(
+        "serve", help="the club's server: every board's match, refereed again, stored and shown on a web page",
+        description="Start the club's server. With --broker local (the default) it also starts Mosquitto with a "
+                    "password for each board (in FOLDER/tokens). Nothing listens beyond this machine unless "
+                    "--listen is given.")
+    serve.add_argument("--event", default="club", help="the event's short name (letters, digits, - and _)")
+    serve.add_argument("--broker", default="local", help="'local' or the broker's URL mqtt(s)://HOST[:PORT]/EVENT")
+    serve.add_argument("--boards", type=int, default=20, help="with --broker local: boards 1..N get a password")
+    serve.add_argument("--db", help="SQLite file or postgresql://USER:PASSWORD@HOST/DB (default FOLDER/club.db)")
+    serve.add_argument("--folder", type=Path, help="broker configuration, tokens, database (default: user data)")
+    serve.add_argument("--listen", action="store_true", help="accept boards and browsers from the network")
+    serve.add_argument("--port", type=int, default=8080, help="the web page's port")
+    serve.add_argument("--mqtt-port", type=int, default=1883, help="with --broker local: the broker's port")
+    serve.add_argument("--user", help="with a hosted broker: the server's user name (default 'server')")
+    serve.add_argument("--password", help="with a hosted broker: the server's password")
+    serve.add_argument("--token-file", help="with a hosted broker: a file holding the server's password")
+    serve.add_argument("--ca", help="with mqtts://: the broker's CA certificate (default: the system's)")
+    serve.add_argument("--referee-only", action="store_true", help="no engine advice on the page")
+    serve.add_argument("--seconds", type=float, default=0, help="stop after this long (default: until Ctrl-C)")
+    serve.set_defaults(handler=_cmd_serve)
 
     demo = sub.add_parser("demo", help="the app watching a rendered game through vision, with hints (no camera, "
                           "no hardware)",
@@ -700,13 +950,13 @@ def build_parser() -> argparse.ArgumentParser:
                           "film it and read by vision, refereed, recorded and analysed, with hints, cube advice and play "
                           "ratings. --match replays a recorded 7-point match instead.")
     demo.add_argument("--match", action="store_true", help="replay the bundled 7-point match instead of a film")
-    demo.add_argument("--seed", type=int, default=1, help="which rendered game")
+    demo.add_argument("--seed", type=_int_in(0), default=1, help="which rendered game")
     demo.add_argument("--dice", choices=("camera", "labels"), default="camera",
                       help="read the dice from the film's pixels (default), or take them from its labels as a dice "
                            "cup would tell them")
-    demo.add_argument("--delay", type=float, default=0.4, help="with --match: seconds between observations")
+    demo.add_argument("--delay", type=_seconds, default=0.4, help="with --match: seconds between observations")
     demo.add_argument("--no-ui", action="store_true", help="print the events instead of showing the app")
-    demo.add_argument("--seconds", type=float, default=0, help="stop after this long")
+    demo.add_argument("--seconds", type=_seconds, default=0, help="stop after this long")
     demo.add_argument("--out", type=Path, help="with --no-ui: export the match here at the end")
     demo.set_defaults(handler=_cmd_demo)
 
@@ -715,11 +965,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "checkers per point, bar, trays, dice and validity, cube, corners, occluded points, pose.")
     render.add_argument("--set", choices=("dev", "dev-hard", "dev-vivid", "heldout"), default="dev",
                         help="dev-hard and dev-vivid: development seeds at the held-out ranges, and with coloured sets")
-    render.add_argument("--count", type=int, default=20)
-    render.add_argument("--start", type=int, default=0, help="index of the first frame (frames are deterministic)")
-    render.add_argument("--out", required=True, help="folder for the JPEGs and labels.jsonl")
-    render.add_argument("--width", type=int, default=1280)
-    render.add_argument("--height", type=int, default=720)
+    render.add_argument("--count", type=_int_in(1), default=20)
+    render.add_argument("--start", type=_int_in(0), default=0, help="index of the first frame (frames are deterministic)")
+    render.add_argument("--out", required=True, type=_folder, help="folder for the JPEGs and labels.jsonl")
+    render.add_argument("--width", type=_int_in(64, 7680), default=1280)
+    render.add_argument("--height", type=_int_in(64, 4320), default=720)
     render.add_argument("--contact-sheet", type=Path, help="also write a sheet of the first 12 frames")
     render.set_defaults(handler=_cmd_render)
 
@@ -753,7 +1003,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "(markers, --corners or --click, or from the board), learn the checker colours and "
                                "whose side is whose, save a TOML profile and check it by reading the start back.")
     where = calibrate.add_mutually_exclusive_group()
-    where.add_argument("--camera", type=int, default=0)
+    where.add_argument("--camera", type=_int_in(0), default=0)
     where.add_argument("--video")
     where.add_argument("--image")
     by_hand = calibrate.add_mutually_exclusive_group()
@@ -776,6 +1026,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="measure this board and read it with the strip network (default), or assume the "
                            "simulator's board")
     calibrate.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
+    calibrate.add_argument("--wait", type=_seconds, default=5.0,
+                         help="how long to look for a camera or dice cup that cannot be opened before giving up "
+                         "(default 5 s; the app keeps looking)")
     calibrate.set_defaults(handler=_cmd_calibrate)
 
     film = sub.add_parser("film", help="a synthetic video of a whole game, with per-frame labels",
@@ -783,14 +1036,14 @@ def build_parser() -> argparse.ArgumentParser:
                           "thrown, a hand moving checkers, pauses. OUT ending in .mp4 writes a video, else a folder "
                           "of JPEGs; labels go beside it.")
     film.add_argument("--match", help="a journal, .mat or .sgf (default: self-play)")
-    film.add_argument("--game", type=int, default=1, help="which game of the match")
+    film.add_argument("--game", type=_int_in(1), default=1, help="which game of the match")
     film.add_argument("--engine", action="store_true", help="self-play with the engine's best plays (default random)")
-    film.add_argument("--turns", type=int, default=0, help="only the first N turns")
-    film.add_argument("--fps", type=int, default=20)
-    film.add_argument("--style", type=int, default=0, help="board style number (0-4)")
-    film.add_argument("--seed", type=int, default=0)
-    film.add_argument("--width", type=int, default=1280)
-    film.add_argument("--height", type=int, default=720)
+    film.add_argument("--turns", type=_int_in(0), default=0, help="only the first N turns")
+    film.add_argument("--fps", type=_int_in(1, 240), default=20)
+    film.add_argument("--style", type=_int_in(0, 4), default=0, help="board style number (0-4)")
+    film.add_argument("--seed", type=_int_in(0), default=0)
+    film.add_argument("--width", type=_int_in(64, 7680), default=1280)
+    film.add_argument("--height", type=_int_in(64, 4320), default=720)
     film.add_argument("--out", required=True)
     film.set_defaults(handler=_cmd_film)
     return parser

@@ -31,3 +31,8 @@ class IllegalActionError(RulesError):
 
 class MatchFileError(CompanionError):
     """A match file that cannot be read or parsed (the message names the file and the line)."""
+
+
+class ClubError(CompanionError):
+    """A club setting or message that cannot be used: a bad URL or name, a missing broker or database, a message
+    the server refuses."""

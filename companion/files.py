@@ -26,6 +26,16 @@ def write_atomically(path: Path, content: str | bytes) -> None:
     _fsync_dir(path.parent)
 
 
+def unique_path(path: Path) -> Path:
+    """`path`, or `name-2.ext`, `name-3.ext`, ... beside it: the first that does not exist (never overwrite)."""
+    path = Path(path)
+    candidate, number = path, 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        number += 1
+    return candidate
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder or ".", os.O_RDONLY)

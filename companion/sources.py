@@ -56,8 +56,8 @@ class DiceCupSource:
                 for item in driver.poll(0.05):  # short reads: stopping never waits on the port
                     if isinstance(item, DiceReading):
                         emit(item)
-                    else:
-                        status(f"dice cup: {item}")
+                    else:  # a link status says "dice cup ..." itself
+                        status(str(item) if str(item).startswith("dice cup") else f"dice cup: {item}")
         finally:
             driver.close()
 

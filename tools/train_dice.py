@@ -223,7 +223,54 @@ def finder_placed_crops(image, objects, finds, rng, copies: int = 8):
     return crops, classes
 
 
+def near_misses(image, objects, rng, copies: int = 4, crop: int = PHOTO_CROP,
+                span: int = PHOTO_CROP_OBJECT) -> list[np.ndarray]:
+    """Crops centred beside each labelled die, 0.75 to 1.1 of a die from its top face, where no other die lies: part
+    of a die in view but none at the middle, which is what a second find of one die shows (its side face, its
+    shadow). Labelled nothing, so the reader learns that a die counts only where it is centred."""
+    out = []
+    for _, cx, cy, size in objects:
+        for _ in range(copies):
+            turn, reach = rng.uniform(0, 2 * math.pi), rng.uniform(0.75, 1.1) * size
+            x, y = cx + reach * math.cos(turn), cy + reach * math.sin(turn)
+            if all(math.hypot(x - ox, y - oy) > 0.7 * os_ for _, ox, oy, os_ in objects):
+                out.append(affine_crop(image, x, y, size * rng.uniform(0.85, 1.2), rng.uniform(0, 360), crop, span))
+    return out
+
+
 # -- augmentation ---------------------------------------------------------------------------------
+
+def camera_jitter(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """What another webcam does to a photo, on top of `jitter`: gamma, saturation, a lower resolution, motion blur
+    and JPEG, each on some of the batch (N, H, W, 3) uint8."""
+    out = images.copy()
+    for i in range(len(out)):
+        x = out[i]
+        if rng.random() < 0.5:  # gamma
+            table = (255 * (np.arange(256) / 255) ** rng.uniform(0.6, 1.6)).astype(np.uint8)
+            x = table[x]
+        if rng.random() < 0.4:  # saturation, either way
+            hsv = cv2.cvtColor(x, cv2.COLOR_BGR2HSV).astype(np.float32)
+            hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.3, 2.0), 0, 255)
+            x = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+        if rng.random() < 0.3:  # a coarser camera: down and up again
+            side = x.shape[0]
+            small = max(8, int(side * rng.uniform(0.35, 0.8)))
+            x = cv2.resize(cv2.resize(x, (small, small), interpolation=cv2.INTER_AREA), (side, side),
+                           interpolation=cv2.INTER_LINEAR)
+        if rng.random() < 0.15:  # motion blur
+            k = int(rng.integers(3, 8))
+            kernel = np.zeros((k, k), np.float32)
+            kernel[k // 2] = 1 / k
+            m = cv2.getRotationMatrix2D(((k - 1) / 2, (k - 1) / 2), rng.uniform(0, 180), 1.0)
+            kernel = cv2.warpAffine(kernel, m, (k, k))
+            x = cv2.filter2D(x, -1, kernel / max(kernel.sum(), 1e-6))
+        if rng.random() < 0.3:
+            ok, buf = cv2.imencode(".jpg", x, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+            x = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out[i] = x
+    return out
+
 
 def jitter(images: np.ndarray, rng: np.random.Generator, invert: float = 0.0) -> np.ndarray:
     """Light, colour, blur and noise on a batch (N, H, W, 3) uint8; some inverted (dark dice, light pips)."""
@@ -378,7 +425,7 @@ def train_finder(finder, planes, photo_set, steps: int, rng):
     finder.eval()
 
 
-def train_reader(reader, crops, classes, cocked, steps: int, rng, invertible):
+def train_reader(reader, crops, classes, cocked, steps: int, rng, invertible, camera: bool = False):
     import torch
     import torch.nn.functional as F
 
@@ -389,7 +436,7 @@ def train_reader(reader, crops, classes, cocked, steps: int, rng, invertible):
     reader.train()
     for step in range(steps):
         idx = rng.integers(0, len(crops), 96)
-        x = jitter(crops[idx], rng, 0.0)
+        x = jitter(camera_jitter(crops[idx], rng) if camera else crops[idx], rng, 0.0)
         flip = invertible[idx] & (rng.random(len(idx)) < 0.3)
         x[flip] = 255 - x[flip]
         x = np.array([np.rot90(c, int(k)) for c, k in zip(x, rng.integers(0, 4, len(x)))])
@@ -434,9 +481,13 @@ def main() -> int:
                         help="reuse this trained dice_reader.onnx (with --finder: train the photo reader only)")
     parser.add_argument("--seed", type=int, default=0,
                         help="the same recipe with other random draws: the spread between trainings")
+    parser.add_argument("--photo-extra", nargs="*", default=[], choices=("near", "mined", "camera"),
+                        help="photo reader: near-miss crops beside each die as nothing; every find down to 0.1 as "
+                             "hard negatives; a second camera's augmentation")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (1 to leave a core to other work)")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     photo_set = [photo_objects(p) for p in photos(args.photos) if fold_of(p.name) not in args.hold_out_fold]
     if not photo_set:  # a model trained on renders alone reads real dice badly (77 % on fold 1): never by accident
@@ -483,16 +534,22 @@ def main() -> int:
         print(f"reader trained at {time.time() - start:.0f} s", flush=True)
 
     crops, classes = [], []
+    extra = set(args.photo_extra)
     for (image, objects), found in zip(photo_set, finds):
         for c, k in (photo_crops(image, objects, rng, 24, PHOTO_CROP, PHOTO_CROP_OBJECT),
                      finder_placed_crops(image, objects, found, rng)):
             crops += c; classes += k
+        if "mined" in extra:  # every find of the finder, down to 0.1 and of any size
+            found = [(f.x / scale, f.y / scale, f.size / scale) for scale, small in photo_pyramid(image)
+                     for f in decode(finding(normalise(small))[0], 0.1)]
         hard = photo_hard_negatives(image, objects, found, PHOTO_CROP, PHOTO_CROP_OBJECT)
+        if "near" in extra:
+            hard += near_misses(image, objects, rng)
         crops += hard; classes += [0] * len(hard)
-    print(f"photo reader: {len(crops)} crops", flush=True)
+    print(f"photo reader: {len(crops)} crops ({classes.count(0)} nothing; extras {sorted(extra)})", flush=True)
     cocked = [(0.0, -1.0) if v else (-1.0, -1.0) for v in classes]
     train_reader(photo_reader, np.array(crops, np.uint8), classes, cocked, args.photo_reader_steps, rng,
-                 np.ones(len(classes), bool))
+                 np.ones(len(classes), bool), camera="camera" in extra)
     export(photo_reader, (1, 3, PHOTO_CROP, PHOTO_CROP), args.out / "dice_photo_reader.onnx")
     print(f"done in {time.time() - start:.0f} s -> {args.out}", flush=True)
     return 0

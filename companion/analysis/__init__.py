@@ -20,7 +20,7 @@ from companion.analysis.engine import (
 )
 from companion.analysis.race import RaceGuide, keith, race_guides, thorp
 from companion.analysis.rating import MatchSummary, PlayRating, Skill, rate_play
-from companion.analysis.review import Reviewer
+from companion.analysis.review import MatchReview, ReviewedDecision, Reviewer, review_match
 
 __all__ = [
     "DEEP",
@@ -36,10 +36,13 @@ __all__ = [
     "PlayRating",
     "RaceGuide",
     "RankedPlay",
+    "MatchReview",
+    "ReviewedDecision",
     "Reviewer",
     "Skill",
     "keith",
     "race_guides",
     "rate_play",
+    "review_match",
     "thorp",
 ]

@@ -203,7 +203,8 @@ class Engine:
         plays = position.legal_plays(roll)
         by_key = {p.result_key: p for p in plays}
         if len(plays) == 1:  # forced (or no move): nothing to rank, and bgsage needs no asking
-            return Hint(roll, (RankedPlay(plays[0], 0.0, 0.0, _unknown_chances()),), level)
+            # named as bgsage names its levels ("1-ply"), so a forced play reads like any other
+            return Hint(roll, (RankedPlay(plays[0], 0.0, 0.0, _unknown_chances()),), level.replace("ply", "-ply"))
         ctx = CubeContext.of(match, player)
         result = self._analyzer(level).checker_play(
             board_of(position), roll.die1, roll.die2, ctx.cube_value, ctx.cube_owner, **ctx.kwargs())

@@ -7,10 +7,19 @@ which is what the app and the recorder have at hand; it never asks the referee a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from companion.analysis.engine import FAST, Engine
-from companion.analysis.rating import CubeRating, MatchSummary, PlayRating, rate_answer, rate_double, rate_play
-from companion.referee.events import DoubleOffered, Event, Passed, PlayMade, Rolled, Taken
+from companion.analysis.rating import (
+    CubeRating,
+    MatchSummary,
+    PlayRating,
+    Skill,
+    rate_answer,
+    rate_double,
+    rate_play,
+)
+from companion.referee.events import DoubleOffered, Event, GameStarted, Passed, PlayMade, Rolled, Taken
 from companion.rules import GameState, Phase
 
 
@@ -51,4 +60,109 @@ class Reviewer:
         return out
 
 
-__all__ = ["Reviewer"]
+_BETTER = {"double": "no double", "no-double": "double", "take": "pass", "pass": "take"}
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedDecision:
+    """One play or cube decision of a match, rated: what a match review lists (as gnubg's and XG's analysis)."""
+
+    index: int
+    """Its place in the match's list of decisions, from 0: the app jumps to it by this number."""
+    game: int
+    player: int
+    xgid: str
+    """The position of the decision (dice included for a play): open it in gnubg, XG, or `companion analyse`."""
+    kind: str
+    """"play" or "cube"."""
+    roll: str
+    played: str
+    best: str
+    loss: float
+    forced: bool = False
+
+    @property
+    def skill(self) -> Skill:
+        return Skill.of(self.loss)
+
+    def text(self, names: tuple[str, str]) -> str:
+        what = f"{self.roll}: {self.played}" if self.kind == "play" else self.played
+        if self.forced:
+            verdict = "forced"
+        elif self.loss < 0.0005:
+            verdict = "best"
+        else:
+            verdict = f"-{self.loss:.3f}" + (f" {self.skill.value}" if self.skill.value else "") + f"; best {self.best}"
+        return f"game {self.game}  {names[self.player]:<12} {what:<28} {verdict}"
+
+    def to_json(self, names: tuple[str, str]) -> dict:
+        return {"index": self.index, "game": self.game, "player": names[self.player], "kind": self.kind,
+                "xgid": self.xgid, "roll": self.roll, "played": self.played, "best": self.best,
+                "loss": round(self.loss, 4), "skill": self.skill.value or "good", "forced": self.forced}
+
+
+@dataclass
+class MatchReview:
+    """Every rated decision of a match with its summary; built from what a `Reviewer` returns as the match is
+    replayed (`add`), so a live match and a file are reviewed the same way."""
+
+    names: tuple[str, str]
+    summary: MatchSummary
+    decisions: list[ReviewedDecision] = field(default_factory=list)
+    game: int = 1
+
+    def add(self, before: GameState, events: list[Event], ratings: list[PlayRating | CubeRating]) -> None:
+        number = self.game  # a game's last play comes with the next game's start: it is rated in its own game
+        for rating in ratings:
+            if isinstance(rating, PlayRating):
+                self.decisions.append(ReviewedDecision(
+                    len(self.decisions), number, rating.player, before.xgid(), "play", str(rating.play.roll),
+                    rating.play.notation or "cannot move", rating.best.notation or "cannot move", rating.loss,
+                    rating.forced))
+            else:
+                played = rating.decision.replace("-", " ")
+                best = _BETTER[rating.decision] if rating.loss >= 0.0005 else played
+                self.decisions.append(ReviewedDecision(
+                    len(self.decisions), number, rating.player, before.xgid(), "cube", "", played, best,
+                    rating.loss))
+        for event in events:
+            if isinstance(event, GameStarted):
+                self.game = event.number
+
+    def flagged(self, least: Skill = Skill.DOUBTFUL) -> list[ReviewedDecision]:
+        """The decisions at `least` doubtful (an error, a blunder) and worse."""
+        order = list(Skill)
+        return [d for d in self.decisions if order.index(d.skill) >= order.index(least)]
+
+    def text(self, every: bool = False) -> str:
+        shown = self.decisions if every else self.flagged()
+        rows = [d.text(self.names) for d in shown]
+        head = (f"{len(self.decisions)} decisions rated; "
+                + ("all of them:" if every else f"{len(shown)} doubtful, errors or blunders:"))
+        return "\n".join([head, *rows, "", self.summary.text()])
+
+    def to_json(self) -> dict:
+        sides = []
+        for side in self.summary.sides:
+            sides.append({"plays": side.plays, "unforced": side.unforced, "play_loss": round(side.play_loss, 4),
+                          "cube_decisions": side.cube_decisions, "cube_loss": round(side.cube_loss, 4),
+                          "doubtful": side.skills[Skill.DOUBTFUL], "errors": side.skills[Skill.ERROR],
+                          "blunders": side.skills[Skill.BLUNDER], "error_rate": round(side.error_rate, 5),
+                          "rating": side.rating})
+        return {"players": list(self.names), "summary": dict(zip(self.names, sides)),
+                "decisions": [d.to_json(self.names) for d in self.decisions]}
+
+
+def review_match(replayed: Iterable[tuple[GameState, list[Event]]], engine: Engine, names: tuple[str, str], *,
+                 cube: bool = True, level: str = FAST) -> MatchReview:
+    """Rate a whole match: `replayed` is the game before each observation and its events, as
+    `Referee.replay` gives them for a file, a journal or the match being played."""
+    summary = MatchSummary(names)
+    reviewer = Reviewer(engine, summary, level=level, cube=cube)
+    review = MatchReview(names, summary)
+    for before, events in replayed:
+        review.add(before, events, reviewer.review(before, events) if events else [])
+    return review
+
+
+__all__ = ["MatchReview", "ReviewedDecision", "Reviewer", "review_match"]

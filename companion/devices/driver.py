@@ -65,6 +65,18 @@ def find_cup_ports(usb_ids=KNOWN_USB_IDS, serial_number: str | None = None) -> l
     return sorted(found)
 
 
+def _reason(exc: Exception) -> str:
+    """pyserial's "[Errno 2] could not open port /dev/x: [Errno 2] No such file or directory: '/dev/x'", short."""
+    errno = getattr(exc, "errno", None)
+    if errno == 2 or "No such file" in str(exc):
+        return "no such device"
+    if errno == 13 or "Permission denied" in str(exc):
+        return "permission denied (on Linux, join the dialout group)"
+    if errno == 16 or "busy" in str(exc).lower():
+        return "busy in another program"
+    return str(exc).split(":")[-1].strip() or exc.__class__.__name__
+
+
 class DiceCupDriver:
     """One dice cup. `port` is a device path or a pyserial URL; None finds the cup by its USB ids."""
 
@@ -85,6 +97,8 @@ class DiceCupDriver:
         self._boot: str | None = None
         self._seen: dict[str | None, int] = {}  # boot id -> highest roll sequence given out
         self._rolls = 0
+        self._why = ""
+        """Why the last try to open the cup failed (said once, not on every try)."""
         self.hello: Hello | None = None
 
     @property
@@ -130,17 +144,23 @@ class DiceCupDriver:
             return
         self._next_try = now + self.retry_interval
         ports = [self.port] if self.port else find_cup_ports(serial_number=self.serial_number)
+        why = "no dice cup found (none of its USB ids is plugged in)"
         for port in ports:
             try:
                 self._serial = serial.serial_for_url(port, baudrate=self.baudrate, timeout=0.05)
-            except (serial.SerialException, OSError, ValueError):
+            except (serial.SerialException, OSError, ValueError) as exc:
+                why = f"cannot open {port}: {_reason(exc)}"
                 continue
             self._parser = LineParser()
             self._last_heard = now
+            self._why = ""
             self._set(out, Link.CONNECTING, port)
             return
         if self._link is not Link.SEARCHING and self._link is not Link.LOST:
-            self._set(out, Link.SEARCHING, "no dice cup found")
+            self._set(out, Link.SEARCHING, why)
+        elif why != self._why:  # said once: why the cup is not there, while it is looked for again
+            out.append(LinkStatus(self._link, why))
+        self._why = why
 
     def _lose(self, out: list, why: str) -> None:
         self.close()

@@ -73,7 +73,11 @@ def observation_from_json(data: dict[str, Any]) -> Observation:
 def event_to_json(event: Event, names: Names) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(event).__name__, "text": event.text(names)}
     for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+        value = getattr(event, f.name)
+        if isinstance(value, tuple) and value and isinstance(value[0], Event):  # what an undo took back
+            out[f.name] = [event_to_json(e, names) for e in value]
+        else:
+            out[f.name] = _plain(value)
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,8 @@ class JournalHeader:
     beaver: bool = True
     metadata: dict[str, str] = field(default_factory=dict)
     created: str = ""
+    mode: str = ""
+    """The app's mode (referee, record, train) when the match began: a resumed match comes back in it."""
 
     def match_state(self) -> MatchState:
         if self.length:
@@ -48,7 +50,7 @@ class JournalHeader:
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "players": list(self.players), "length": self.length,
                 "crawford_rule": self.crawford_rule, "jacoby": self.jacoby, "beaver": self.beaver,
-                "metadata": self.metadata, "created": self.created}
+                "metadata": self.metadata, "created": self.created, "mode": self.mode}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> JournalHeader:
@@ -57,7 +59,8 @@ class JournalHeader:
         if data.get("version") != VERSION:
             raise JournalError(f"journal version {data.get('version')} is not supported (this is {VERSION})")
         return cls(tuple(data["players"]), int(data["length"]), bool(data["crawford_rule"]), bool(data["jacoby"]),
-                   bool(data["beaver"]), dict(data.get("metadata", {})), str(data.get("created", "")))
+                   bool(data["beaver"]), dict(data.get("metadata", {})), str(data.get("created", "")),
+                   str(data.get("mode", "")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,8 @@ class JournalContents:
     """The last line was cut short by a crash (it is not in `observations`)."""
     good_bytes: int
     """Where the intact lines end: appending resumes here."""
+    clock: tuple[float, float] | None = None
+    """The match clock's reserve used by each player, as last journalled (None: no clock)."""
 
 
 def read_journal(path: str | Path) -> JournalContents:
@@ -82,15 +87,19 @@ def read_journal(path: str | Path) -> JournalContents:
         raise JournalError(f"{p} is empty or has no header line: not a journal")
     header = JournalHeader.from_json(_parse(complete[0], p, 1))
     observations = []
+    clock = None
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
         try:
-            observations.append(observation_from_json(_parse(line, p, number)["obs"]))
-        except (CodecError, KeyError) as exc:
+            entry = _parse(line, p, number)
+            observations.append(observation_from_json(entry["obs"]))
+            if "clock" in entry:
+                clock = (float(entry["clock"][0]), float(entry["clock"][1]))
+        except (CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise JournalError(f"{p}, line {number}: {exc}") from exc
     good = len(raw) - len(tail)
-    return JournalContents(header, tuple(observations), bool(tail.strip()), good)
+    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock)
 
 
 def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
@@ -113,9 +122,7 @@ class Journal:
     def create(cls, path: str | Path, header: JournalHeader) -> Journal:
         p = Path(path)
         if not header.created:
-            header = JournalHeader(header.players, header.length, header.crawford_rule, header.jacoby,
-                                   header.beaver, header.metadata,
-                                   datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            header = replace(header, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
             handle = open(p, "xb")  # never overwrite a match
@@ -140,10 +147,15 @@ class Journal:
             raise JournalError(f"cannot reopen the journal {p}: {exc.strerror or exc}") from exc
         return cls(p, handle, contents.header, len(contents.observations)), contents
 
-    def append(self, observation: Observation, events: list[Event]) -> None:
-        """Write one entry; when this returns, it is on disk."""
-        self._write({"n": self.entries + 1, "obs": observation_to_json(observation),
-                     "events": [event_to_json(e, self.header.players) for e in events]})
+    def append(self, observation: Observation, events: list[Event],
+               clock: tuple[float, float] | None = None) -> None:
+        """Write one entry; when this returns, it is on disk. `clock`: the match clock's reserve used by each
+        player when the observation arrived, so a resumed match keeps its time."""
+        entry = {"n": self.entries + 1, "obs": observation_to_json(observation),
+                 "events": [event_to_json(e, self.header.players) for e in events]}
+        if clock is not None:
+            entry["clock"] = [round(clock[0], 2), round(clock[1], 2)]
+        self._write(entry)
         self.entries += 1
 
     def _write(self, data: dict[str, Any]) -> None:

@@ -35,6 +35,10 @@ class Recorder:
         """Every observation so far (those replayed from a journal included)."""
         self.torn = False
         """On resume: the journal's last line had been cut short by the crash (and was dropped)."""
+        self.clock_used: tuple[float, float] | None = None
+        """The match clock's reserve used by each player, as last journalled (on resume)."""
+        self.last_events: list[Event] = []
+        """The last observation's events that were not empty: what a resumed app shows as its verdict."""
 
     @classmethod
     def create(cls, path: str | Path, header: JournalHeader) -> Recorder:
@@ -49,26 +53,33 @@ class Recorder:
         recorder.replay(contents.observations)
         recorder.journal = journal
         recorder.torn = contents.torn
+        recorder.clock_used = contents.clock
         return recorder
 
     def replay(self, observations) -> None:
         for observation in observations:
             self.observations.append(observation)
-            self.log.add(self.referee.observe(observation))
+            events = self.referee.observe(observation)
+            self.log.add(events)
+            if events:
+                self.last_events = events
 
-    def observe(self, observation: Observation) -> list[Event]:
-        """Judge and journal one observation. If it cannot be journalled (a full disk), the referee is put back
-        as it was and the error raised: what is decided is always what is on disk."""
+    def observe(self, observation: Observation, clock: tuple[float, float] | None = None) -> list[Event]:
+        """Judge and journal one observation (with the match clock's time used, when there is a clock). If it
+        cannot be journalled (a full disk), the referee is put back as it was and the error raised: what is
+        decided is always what is on disk."""
         checkpoint = self.referee.checkpoint()
         events = self.referee.observe(observation)
         if self.journal is not None:
             try:
-                self.journal.append(observation, events)
+                self.journal.append(observation, events, clock)
             except CompanionError:
                 self.referee.rewind(checkpoint)
                 raise
         self.observations.append(observation)
         self.log.add(events)
+        if events:
+            self.last_events = events
         return events
 
     @property

@@ -20,6 +20,18 @@ from companion.rules.notation import parse_moves
 
 _COLOUR = ("W", "B")
 _STOOD = "illegal play stood: "
+_HEADER = (("EV", "Event"), ("RO", "Round"), ("PC", "Site"), ("DT", "EventDate"), ("AN", "Annotator"),
+           ("GC", "Comment"), ("WR", "Player 1 Elo"), ("BR", "Player 2 Elo"))
+"""The match information GNU Backgammon keeps in each game's root, and the `.mat` header key of each."""
+
+
+def _sgf_date(mat_date: str) -> str:
+    """`.mat` writes 2026.11.25, SGF 2026-11-25."""
+    return mat_date.replace(".", "-")
+
+
+def _mat_date(sgf_date: str) -> str:
+    return sgf_date.replace("-", ".")
 
 
 # -- writing ------------------------------------------------------------------------------------------
@@ -37,6 +49,10 @@ def _game_tree(record: MatchRecord, game: GameRecord, index: int) -> str:
     root = [f"FF[4]GM[6]CA[UTF-8]AP[Backgammon Companion:{__version__}]",
             f"MI[length:{record.length}][game:{index}][ws:{game.score[0]}][bs:{game.score[1]}]",
             f"PW[{_escape(record.players[0])}]PB[{_escape(record.players[1])}]"]
+    for key, name in _HEADER:
+        value = record.metadata.get(name)
+        if value:
+            root.append(f"{key}[{_escape(_sgf_date(value) if key == 'DT' else value)}]")
     if record.length and record.crawford_rule:
         crawford_game = record.length > 1 and record.length - 1 in game.score and _first_at_away_one(record, index)
         root.append("RU[Crawford:CrawfordGame]" if crawford_game else "RU[Crawford]")
@@ -145,9 +161,9 @@ def parse_sgf(text: str, source: str = "<sgf>") -> MatchRecord:
         players = (root.get("PW", [players[0]])[0], root.get("PB", [players[1]])[0])
         if "RU" in root and not any(r.startswith("Crawford") for r in root["RU"]) and length:
             metadata["Crawford"] = "Off"
-        for key, name in (("EV", "Event"), ("RO", "Round"), ("PC", "Site"), ("DT", "EventDate")):
+        for key, name in _HEADER:
             if key in root:
-                metadata.setdefault(name, root[key][0])
+                metadata.setdefault(name, _mat_date(root[key][0]) if key == "DT" else root[key][0])
         actions = _merge_stood([a for node in nodes[1:] for a in _actions(node, source, number)])
         result = root.get("RE", [""])[0]
         if m := re.fullmatch(r"([WB])\+(\d+)(R?)", result):

@@ -6,7 +6,7 @@ Every event can say itself in plain words (`event.text(names)`); positions are f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.rules import EndKind, Play, Position, Roll
 
@@ -161,7 +161,7 @@ class Beavered(Event):
     value: int
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
-        return f"{names[self.player]} beavers; the cube is at {self.value}, still his"
+        return f"{names[self.player]} beavers: the cube is at {self.value}, on {names[self.player]}'s side"
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +181,28 @@ class Resigned(Event):
     def text(self, names: Names = DEFAULT_NAMES) -> str:
         what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[self.value]
         return f"{names[self.player]} resigns {what}"
+
+
+_RESULT = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationOffered(Event):
+    player: int
+    value: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} offers to resign {_RESULT[self.value]}: {names[1 - self.player]} accepts or declines"
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationDeclined(Event):
+    player: int
+    """Who declined (the offer was the opponent's)."""
+    value: int
+
+    def text(self, names: Names = DEFAULT_NAMES) -> str:
+        return f"{names[self.player]} declines the resignation of {_RESULT[self.value]}: play on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +270,12 @@ class PositionSet(Event):
 @dataclass(frozen=True, slots=True)
 class Undone(Event):
     what: str
+    events: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+    """The events taken back: said with the players' names (`what` has the default ones)."""
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
+        if self.events:
+            return "Undone: " + ", ".join(e.text(names) for e in self.events)
         return f"Undone: {self.what}"
 
 
@@ -271,6 +297,8 @@ __all__ = [
     "PositionSet",
     "Refused",
     "Reroll",
+    "ResignationDeclined",
+    "ResignationOffered",
     "Resigned",
     "Rolled",
     "Taken",

@@ -15,6 +15,7 @@ How a turn is judged, as over the board: a play is finished when its player pick
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Iterator
 
 from companion.errors import IllegalActionError, InvalidPositionError
 from companion.referee.diagnosis import diagnose
@@ -36,6 +37,8 @@ from companion.referee.events import (
     PositionSet,
     Refused,
     Reroll,
+    ResignationDeclined,
+    ResignationOffered,
     Resigned,
     Rolled,
     Taken,
@@ -80,6 +83,8 @@ class RefereeState:
     last_sequence: int | None = None
     attention: str | None = None
     """The last `NeedsAttention` said, so the same complaint is not repeated for every frame."""
+    resign_offer: tuple[int, int] | None = None
+    """A resignation offered and not yet answered: (player, 1 single / 2 gammon / 3 backgammon)."""
     void_roll: tuple[int, Roll, str] | None = None
     """A roll called void whose player has not thrown again: (player, roll, reason). If the table plays it anyway
     (the board shows a play it allows, or, when it allows none, the opponent throws next) it stands as played."""
@@ -157,6 +162,13 @@ class Referee:
             out += new
         self.events += out
         return out
+
+    def replay(self, observations) -> Iterator[tuple[GameState, list[Event]]]:
+        """Observe each in turn, giving the game as it stood before each and the events it caused (what a
+        reviewer rates)."""
+        for observation in observations:
+            before = self.game
+            yield before, self.observe(observation)
 
     # -- dice ---------------------------------------------------------------------------------------
 
@@ -473,6 +485,10 @@ class Referee:
             return self._answer(cmd)
         if kind is Command.RESIGN:
             return self._resign(cmd)
+        if kind is Command.OFFER_RESIGN:
+            return self._offer_resign(cmd)
+        if kind in (Command.ACCEPT_RESIGN, Command.DECLINE_RESIGN):
+            return self._answer_resign(cmd)
         raise ValueError(f"unknown command {kind}")
 
     def _double(self, cmd: UserCommand) -> list[Event]:
@@ -528,6 +544,26 @@ class Referee:
         self._state = replace(self._state, game=game, pending=None, open_turn=None)
         return [Resigned(player, cmd.value)] + self._game_over()
 
+    def _offer_resign(self, cmd: UserCommand) -> list[Event]:
+        game = self._state.game
+        player = game.on_roll if cmd.player is None else cmd.player
+        if game.phase in (Phase.OPENING, Phase.OVER):
+            return [Refused("resign", "there is no game in play to resign")]
+        if cmd.value not in (1, 2, 3):
+            return [Refused("resign", "a resignation is of a single, gammon or backgammon game (1, 2 or 3)")]
+        self._state = replace(self._state, resign_offer=(player, cmd.value))
+        return [ResignationOffered(player, cmd.value)]
+
+    def _answer_resign(self, cmd: UserCommand) -> list[Event]:
+        offer = self._state.resign_offer
+        if offer is None:
+            return [Refused(cmd.command.value, "no resignation is offered")]
+        player, value = offer
+        self._state = replace(self._state, resign_offer=None)
+        if cmd.command is Command.DECLINE_RESIGN:
+            return [ResignationDeclined(1 - player, value)]
+        return self._resign(UserCommand(Command.RESIGN, player, value=value))
+
     def _set_position(self, cmd: UserCommand) -> list[Event]:
         if cmd.position is None:
             return [Refused("set-position", "no position given")]
@@ -548,7 +584,7 @@ class Referee:
             return [Refused("undo", "nothing to undo")]
         before, events = self._history.pop()
         self._state = before
-        return [Undone(", ".join(str(e) for e in events))]
+        return [Undone(", ".join(str(e) for e in events), tuple(events))]
 
     # -- games and the match ------------------------------------------------------------------------
 

@@ -1,12 +1,17 @@
 """Typed input: the keyboard-only mode, where dice and plays are typed instead of seen.
 
-A line becomes the observations a camera and dice cup would have given, so the referee judges typed plays
-exactly as seen ones (an illegal typed play is caught, and can be corrected or accepted):
+A line becomes the observations a camera and dice cup would have given. Typed input is not a board, though: a
+typed play that is not legal is refused here, with the reason and the legal plays, and never reaches the referee
+as an illegal play (only a board that was seen goes through the correction window).
 
-    31            the dice (in the opening roll: player 0's die, then player 1's)
+    31            the dice (in the opening roll: player 0's die, then player 1's; the higher die plays first)
     8/5 6/5       the play of the dice on the board (the board after it, then the dice picked up)
     -             the roll cannot be played (pick up the dice)
-    double | take | pass | beaver | accept | correct | undo | new | resign [1|2|3]
+    double | take | pass | beaver | accept | correct | undo | new
+    resign [1|2|3]  offers to resign a single game, a gammon or a backgammon; the opponent answers with
+                    accept or decline
+    d t p b a c u n  the same commands by their keys in the app
+    set <Position ID or XGID>
 """
 
 from __future__ import annotations
@@ -15,13 +20,17 @@ import re
 
 from companion.errors import CompanionError, RulesError
 from companion.referee.observations import BoardReading, Command, DiceReading, Observation, UserCommand
-from companion.rules import GameState, Phase, Position
+from companion.referee.diagnosis import diagnose
+from companion.rules import GameState, Phase, Position, parse_position_text
 from companion.rules.notation import apply_moves, parse_moves
 
 _COMMANDS = {
     "double": Command.DOUBLE, "take": Command.TAKE, "pass": Command.PASS, "drop": Command.PASS,
     "beaver": Command.BEAVER, "accept": Command.ACCEPT_PLAY, "correct": Command.REQUEST_CORRECTION,
     "undo": Command.UNDO, "new": Command.NEW_GAME,
+    # the app's keys, typed as words: "press c" works on the line too
+    "d": Command.DOUBLE, "t": Command.TAKE, "p": Command.PASS, "b": Command.BEAVER, "a": Command.ACCEPT_PLAY,
+    "c": Command.REQUEST_CORRECTION, "u": Command.UNDO, "n": Command.NEW_GAME,
 }
 
 
@@ -29,33 +38,75 @@ class TypedInputError(CompanionError):
     """A typed line that is neither dice, a play nor a command."""
 
 
-def observations_from_text(line: str, game: GameState) -> list[Observation]:
-    """What `line` means now, in `game` (the referee's current game)."""
-    text = line.strip().lower()
+def observations_from_text(line: str, game: GameState, *, sequence: int | None = None,
+                           illegal_pending: bool = False, resign_offered: bool = False) -> list[Observation]:
+    """What `line` means now, in `game` (the referee's current game).
+
+    `sequence` numbers typed dice: the same numbers typed again are a new roll (a new game, a new turn), never
+    the dice still lying there. `illegal_pending`: an illegal play seen on the board waits for the opponent,
+    whose roll lets it stand."""
+    stripped = line.strip()
+    text = stripped.lower()
     if not text:
         return []
+    if text.startswith("set ") or text == "set":
+        return [set_command(stripped[3:].strip())]
     if re.fullmatch(r"[1-6]\s*[-,]?\s*[1-6]", text):
         d1, d2 = int(text[0]), int(text[-1])
         if game.phase is Phase.OPENING:
-            return [DiceReading((d1, d2))]
+            return [DiceReading((d1, d2), sequence=sequence)]
+        if game.phase is Phase.PLAY and not illegal_pending:
+            raise TypedInputError(f"{stripped!r}: the roll {game.dice} has not been played yet; type its play "
+                                  "(e.g. 13/9 6/5), or - if it cannot be played")
         roller = game.turn if game.phase is not Phase.PLAY else 1 - game.turn
-        return [DiceReading((d1, d2), roller=roller)]
+        return [DiceReading((d1, d2), roller=roller, sequence=sequence)]
     word, *rest = text.split()
-    if word in _COMMANDS:
+    if resign_offered and text in ("accept", "a", "yes", "y"):
+        return [UserCommand(Command.ACCEPT_RESIGN)]
+    if resign_offered and text in ("decline", "no", "n"):
+        return [UserCommand(Command.DECLINE_RESIGN)]
+    if word in _COMMANDS and not rest:
         return [UserCommand(_COMMANDS[word])]
     if word == "resign":
-        size = int(rest[0]) if rest and rest[0] in ("1", "2", "3") else 1
-        return [UserCommand(Command.RESIGN, game.on_roll, value=size)]
+        if len(rest) > 1 or (rest and rest[0] not in ("1", "2", "3")):
+            raise TypedInputError(f"{stripped!r}: resign 1 (a single game), resign 2 (a gammon) or "
+                                  "resign 3 (a backgammon)")
+        return [UserCommand(Command.OFFER_RESIGN, game.on_roll, value=int(rest[0]) if rest else 1)]
     if text in ("-", "none", "no move", "cannot move"):
+        if (game.phase is Phase.PLAY and not illegal_pending and game.legal_plays()
+                and not game.legal_plays()[0].is_empty()):
+            raise TypedInputError(f"{stripped!r}: {game.dice} can be played: "
+                                  + _legal_list(game.legal_plays()))
         return [DiceReading(())]
     if game.phase is not Phase.PLAY:
-        raise TypedInputError(f"{line.strip()!r}: type the dice first (e.g. 31), or a command")
+        raise TypedInputError(f"{stripped!r}: type the dice first (e.g. 31), or a command")
+    if illegal_pending:
+        raise TypedInputError(f"{stripped!r}: an illegal play waits for an answer: c (correct) or a (accept)")
+    plays = game.legal_plays()
     try:
         mine, theirs = apply_moves(game.position, parse_moves(text))
         after = Position(tuple(mine), tuple(theirs))
     except RulesError as exc:
-        raise TypedInputError(f"{line.strip()!r}: {exc}") from exc
+        raise TypedInputError(f"{stripped!r}: {exc}. Legal: {_legal_list(plays)}") from exc
+    if bytes(mine) + bytes(theirs) not in {p.result_key for p in plays}:
+        diagnosis = diagnose(game.position, game.dice, (list(mine), list(theirs)), plays)  # type: ignore[arg-type]
+        raise TypedInputError(f"{stripped!r} is not a legal play of {game.dice}: {'; '.join(diagnosis.reasons)}. "
+                              f"Legal: {_legal_list(list(diagnosis.nearest) or plays)}")
     return [BoardReading.from_position(after, game.turn), DiceReading(())]
 
 
-__all__ = ["TypedInputError", "observations_from_text"]
+def set_command(identifier: str) -> UserCommand:
+    """`set <Position ID>` (the player to act is on roll) or `set XGID=...` (its own player on turn); the ID is
+    kept as typed (IDs are case-sensitive)."""
+    if not identifier:
+        raise TypedInputError("set: give a Position ID or an XGID (set XGID=...)")
+    position, turn = parse_position_text(identifier)
+    return UserCommand(Command.SET_POSITION, turn, position=position)
+
+
+def _legal_list(plays, most: int = 6) -> str:
+    names = [p.notation or "no move" for p in plays[:most]]
+    return ", ".join(names) + (f" (and {len(plays) - most} more)" if len(plays) > most else "")
+
+
+__all__ = ["TypedInputError", "observations_from_text", "set_command"]

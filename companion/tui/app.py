@@ -12,12 +12,12 @@ import threading
 import time
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Header, Input, RichLog, Static
+from textual.widgets import Digits, Footer, Header, Input, RichLog, Static
 
 from companion.analysis import (
     DEEP,
@@ -26,27 +26,38 @@ from companion.analysis import (
     Engine,
     EngineProcess,
     Hint,
+    MatchReview,
     MatchSummary,
     Reviewer,
     race_guides,
+    review_match,
 )
+from companion.analysis.mwc import match_winning_chance
 from companion.analysis.rating import CubeRating, PlayRating
 from companion.errors import CompanionError
+from companion.files import unique_path
 from companion.record.recorder import Recorder
 from companion.referee import (
     Command,
     Event,
+    GameStarted,
     IllegalPlay,
     NeedsAttention,
     Observation,
     PlayMade,
+    Referee,
+    ResignationOffered,
     Refused,
     UserCommand,
 )
 from companion.referee.typed import observations_from_text
-from companion.rules import GameState, Phase, parse_position_text
+from companion.rules import GameState, Phase
+from companion.rules.clock import MatchClock, clock_text
 from companion.tui.board import render_board
+from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
+from companion.tui.illegal import IllegalPlayView
+from companion.tui.review import ReviewScreen
 
 MODES = ("referee", "record", "train")
 
@@ -77,6 +88,43 @@ class RatingsReady(Message):
         self.ratings = ratings
 
 
+class HistoryRated(Message):
+    """A resumed match, rated again: each observation's events with their ratings, to rebuild the play list."""
+
+    def __init__(self, batches: list[tuple[list[Event], list]]) -> None:
+        super().__init__()
+        self.batches = batches
+
+
+class ReviewReady(Message):
+    def __init__(self, review: MatchReview) -> None:
+        super().__init__()
+        self.review = review
+
+
+class CommandLine(Input):
+    """The input line. While it is empty, the keys named in the footer act at once instead of being typed
+    (dice, plays and `resign 2` start with other characters), so `c` works from the first second."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        if not self.value and character is not None and character in self.app.single_keys:
+            return False  # the footer shows the app's binding for it
+        return super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not self.value and event.character is not None and event.character in self.app.single_keys:
+            event.stop()
+            event.prevent_default()  # not typed
+            await self.app.run_action(self.app.single_keys[event.character])
+            return
+        await super()._on_key(event)
+
+
+def level_name(level: str) -> str:
+    """The engine's "1ply" as players write it: "1-ply"."""
+    return level.replace("ply", "-ply") if "-" not in level else level
+
+
 class CompanionApp(App):
     """`companion run` and `companion demo`."""
 
@@ -96,13 +144,21 @@ class CompanionApp(App):
         Binding("h", "toggle_hints", "Hints"),
         Binding("x", "deep", "Deeper", show=False),
         Binding("i", "copy_ids", "IDs", show=False),
+        Binding("v", "review", "Review"),
+        Binding("l", "illegal_view", "Look", show=False),
+        Binding("k", "clock", "Clock", show=False),
         Binding("colon", "focus_input", "Type", show=False),
         Binding("q", "quit", "Quit"),
     ]
+    # the screen gets -short / -tall and -narrow / -wide: 80x24 keeps the board, verdict and input whole
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
-    def __init__(self, recorder: Recorder, *, mode: str = "train", source=None, engine: Engine | None = None,
-                 viewer: int = 0, export_path: Path | None = None) -> None:
+    def __init__(self, recorder: Recorder, *, mode: str | None = None, source=None, engine: Engine | None = None,
+                 viewer: int = 0, export_path: Path | None = None, export_folder: Path | None = None,
+                 clock: MatchClock | None = None, now=time.monotonic, club=None) -> None:
         super().__init__()
+        mode = mode or recorder.header.mode or "train"  # a resumed match comes back in its own mode
         if mode not in MODES:
             raise CompanionError(f"unknown mode {mode!r}: choose one of {', '.join(MODES)}")
         self.recorder = recorder
@@ -112,6 +168,19 @@ class CompanionApp(App):
         self._own_engine = engine is None
         self.viewer = viewer
         self.export_path = export_path
+        """Where `e` writes (a free name beside it if it exists); default: beside the journal."""
+        self.export_folder = export_folder
+        self.last_export: Path | None = None
+        if clock is not None and recorder.clock_used is not None:  # a resumed match keeps its time
+            clock = MatchClock(clock.delay, clock.reserve, recorder.clock_used)
+        self.clock = clock
+        self.clock_paused = False
+        self._now = now
+        """The clock's time source (a steady clock; tests pass their own)."""
+        self._flagged: set[int] = set()
+        self.single_keys = {b.key: b.action for b in self.BINDINGS if len(b.key) == 1}  # type: ignore[union-attr]
+        self.club = club
+        """The board's link to the club server (a `club.publisher.Publisher`), or None."""
         self.hints_shown = mode == "train"
         self._reviewer: Reviewer | None = None
         self.source_status = "keyboard"
@@ -143,6 +212,9 @@ class CompanionApp(App):
             ("Toggle hints", "Show or hide hints and cube advice", self.action_toggle_hints),
             ("Deeper analysis", "Analyse the position at 2-ply", self.action_deep),
             ("Copy IDs", "Copy the Position ID, Match ID and XGID", self.action_copy_ids),
+            ("Review the match", "Every play and cube decision so far, rated by the engine", self.action_review),
+            ("Look at the illegal play", "The board as it stands beside the last legal position",
+             self.action_illegal_view),
         ):
             yield SystemCommand(title, help_text, action)
 
@@ -175,13 +247,17 @@ class CompanionApp(App):
             with Vertical(id="left"):
                 yield Static(id="board")
                 yield Static(id="verdict")
+                yield RichLog(id="plays", markup=False, wrap=True)
             with VerticalScroll(id="side"):
+                if self.clock is not None:
+                    yield Static(id="clock")
+                    yield Digits(id="clock-large")
                 yield Static(id="status")
+                yield Static(id="ids")
                 yield Static(id="hints")
                 yield Static(id="cube")
-        yield RichLog(id="plays", markup=False, wrap=True)
-        yield Input(placeholder="type dice (31), a play (8/5 6/5), or double/take/pass/accept/correct/undo/"
-                                "set <Position ID or XGID>; s edits the board", id="command")
+        yield CommandLine(placeholder="dice (31), a play (8/5 6/5), resign 2; keys act on an empty line",
+                          id="command")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -190,9 +266,28 @@ class CompanionApp(App):
             self._log_event(event)
         gc.freeze()  # what was loaded lives as long as the app
         self.refresh_view()
+        pending = self.recorder.referee.state.pending
+        if pending is not None:  # the correction prompt was on screen when the app stopped
+            self._verdict_from([pending.event])
+        elif self.recorder.last_events:
+            self._verdict_from(self.recorder.last_events)
+        else:
+            self.show_verdict(self._opening_help())
+        if self.mode == "train" and self.recorder.observations:
+            self.rate_history()
+        if self.recorder.referee.state.resign_offer is not None:  # asked when the app stopped: ask again
+            self.ask_about_resignation()
         if self.source is not None:
             self.run_source()
+        if self.clock is not None:
+            self.set_class(self.mode == "referee", "-referee")
+            self.query_one("#clock-large").display = self.mode == "referee"  # large for the players to see
+            self.run_clock()
+            self.set_interval(0.2, self.refresh_clock)
+        if self.club is not None:  # the link changes on its own (Wi-Fi, the server): look at it every second
+            self.set_interval(1.0, self.refresh_status)
         self.query_one("#command", Input).focus()
+
 
     # -- observations ---------------------------------------------------------------------------------
 
@@ -211,8 +306,12 @@ class CompanionApp(App):
     def apply(self, observation: Observation) -> list[Event]:
         started = time.perf_counter()
         before = self.recorder.referee.game
+        clock = None
+        if self.clock is not None:
+            now = self._now()
+            clock = (self.clock.used_now(0, now), self.clock.used_now(1, now))
         try:
-            events = self.recorder.observe(observation)  # journalled before anything is shown
+            events = self.recorder.observe(observation, clock)  # journalled before anything is shown
         except CompanionError as exc:
             self.show_verdict(f"[b red]{exc}[/]")
             return []
@@ -220,6 +319,8 @@ class CompanionApp(App):
             self._log_event(event)
         if events:
             self._verdict_from(events)
+            if any(isinstance(e, ResignationOffered) for e in events):
+                self.ask_about_resignation()
             if self.mode == "train":
                 self.rate(before, events)
         self.refresh_view()
@@ -237,11 +338,11 @@ class CompanionApp(App):
         message.input.value = ""
         if not text:
             return
+        referee = self.recorder.referee
         try:
-            if text.lower().startswith("set "):
-                observations: list[Observation] = [_set_command(text[4:].strip())]
-            else:
-                observations = observations_from_text(text, self.recorder.referee.game)
+            observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
+                                                  illegal_pending=referee.state.pending is not None,
+                                                  resign_offered=referee.state.resign_offer is not None)
         except CompanionError as exc:
             self.show_verdict(f"[b red]{exc}[/]")
             return
@@ -275,7 +376,36 @@ class CompanionApp(App):
         self._command(Command.UNDO)
 
     def action_new_game(self) -> None:
-        self._command(Command.NEW_GAME)
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._command(Command.NEW_GAME)
+
+        self.push_screen(Confirm("Start this game again from the opening roll? (u takes it back)"), answered)
+
+    def ask_about_resignation(self) -> None:
+        """The opponent accepts or declines an offered resignation (y / n), as in gnubg."""
+        offer = self.recorder.referee.state.resign_offer
+        if offer is None:
+            return
+        player, value = offer
+        names = self.recorder.names
+        what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[value]
+        points = self.recorder.referee.game.match.points_for(value)
+
+        def answered(yes: bool | None) -> None:
+            self._command(Command.ACCEPT_RESIGN if yes else Command.DECLINE_RESIGN)
+
+        self.push_screen(Confirm(f"{names[player]} offers to resign {what} ({points} point{'s' * (points != 1)}).\n"
+                                 f"{names[1 - player]}: accept?"), answered)
+
+    async def action_quit(self) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        journal = self.recorder.journal
+        where = f"\nThe match stays journalled in {journal.path}" if journal is not None else ""
+        self.push_screen(Confirm(f"Quit?{where}"), answered)
 
     def action_edit_position(self) -> None:
         """A modal screen: the app's keys (`d` doubles) do not reach past it."""
@@ -307,17 +437,105 @@ class CompanionApp(App):
         self.notify(text, title="Copied")
 
     def action_export(self) -> None:
-        path = self.export_path or Path("match.mat")
+        path = self.export_path or self._default_export_path()
         try:
-            written = self.recorder.export(path)
+            written = self.recorder.export(unique_path(path))
         except CompanionError as exc:
-            if path.suffix == ".mat":
-                written = self.recorder.export(path.with_suffix(".sgf"))
-                self.notify(f"{exc}\nWrote {written}", title="Exported as SGF", severity="warning")
+            if path.suffix != ".mat":
+                self.notify(str(exc), severity="error")
                 return
-            self.notify(str(exc), severity="error")
+            try:
+                written = self.recorder.export(unique_path(path.with_suffix(".sgf")))
+            except CompanionError as again:
+                self.notify(str(again), severity="error")
+                return
+            self.last_export = written
+            self.notify(f"{exc}\nWrote {written}", title="Exported as SGF", severity="warning")
             return
+        self.last_export = written
         self.notify(f"Wrote {written}", title="Exported")
+
+    def _default_export_path(self) -> Path:
+        """In the user's data folder (beside the journal), named after the journal."""
+        journal = self.recorder.journal
+        folder = self.export_folder or (journal.path.parent if journal is not None else Path.cwd())
+        return folder / f"{journal.path.stem if journal is not None else 'match'}.mat"
+
+    def action_illegal_view(self) -> None:
+        pending = self.recorder.referee.state.pending
+        if pending is None:
+            self.notify("No illegal play is waiting for an answer", severity="warning")
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "correct":
+                self.action_correct()
+            elif answer == "accept":
+                self.action_accept()
+
+        self.push_screen(IllegalPlayView(pending.before, pending.event, self.recorder.names, self.viewer), answered)
+
+    # -- the match clock ------------------------------------------------------------------------------
+
+    def run_clock(self) -> None:
+        """The clock runs for the player to act (to roll, to play, to answer a double); picking up the dice
+        finishes the move and starts the opponent's; it stops between games and while paused (k)."""
+        if self.clock is None:
+            return
+        game = self.recorder.referee.game
+        now = self._now()
+        if self.clock_paused or game.phase in (Phase.OPENING, Phase.OVER):
+            self.clock = self.clock.stop(now)
+        else:
+            self.clock = self.clock.start(game.turn, now)
+        self.refresh_clock()
+
+    def action_clock(self) -> None:
+        if self.clock is None:
+            self.notify("No match clock: start with companion run --clock", severity="warning")
+            return
+        self.clock_paused = not self.clock_paused
+        self.run_clock()
+
+    def refresh_clock(self) -> None:
+        if self.clock is None:
+            return
+        now, names, clock = self._now(), self.recorder.names, self.clock
+        parts = []
+        for player in (0, 1):
+            mark = "▶ " if clock.running == player else "  "
+            parts.append(f"{mark}[b]{names[player]}[/] {clock_text(clock.left(player, now))}")
+        state = "paused (k)" if self.clock_paused else (
+            f"delay {clock.delay_left(now):.0f} s" if clock.running is not None else "stopped")
+        lines = ["  ".join(parts), f"Clock {state}"]
+        for player in clock.flagged(now):
+            lines.append(f"[b red]FLAG: {names[player]}'s reserve has run out[/]")
+            if player not in self._flagged:
+                self._flagged.add(player)
+                self.notify(f"{names[player]}'s reserve has run out", title="Flag", severity="error")
+        self.query_one("#clock", Static).update("\n".join(lines))
+        if self.mode == "referee":
+            shown = clock.running if clock.running is not None else 0
+            self.query_one("#clock-large", Digits).update(clock_text(clock.left(shown, now)))
+
+    def action_review(self) -> None:
+        """The match so far, reviewed in a worker: seconds for a whole 7-point match (benchmarks/app_bench.py)."""
+        self.push_screen(ReviewScreen(self.recorder.names, self.viewer))
+        self.review_match(list(self.recorder.observations))
+
+    @work(thread=True, exclusive=True, group="review")
+    def review_match(self, observations: list[Observation]) -> None:
+        replayed = Referee(self.recorder.header.match_state()).replay(observations)
+        try:
+            review = review_match(replayed, self.engine, self.recorder.names)
+        except CompanionError as exc:
+            self.post_message(SourceStatus(f"engine: {exc}"))
+            return
+        self.post_message(ReviewReady(review))
+
+    def on_review_ready(self, message: ReviewReady) -> None:
+        if isinstance(self.screen, ReviewScreen):
+            self.screen.show(message.review)
 
     # -- analysis -------------------------------------------------------------------------------------
 
@@ -355,10 +573,42 @@ class CompanionApp(App):
         if ratings:
             self.post_message(RatingsReady(ratings))
 
+    @work(thread=True, group="rating")
+    def rate_history(self) -> None:
+        """A resumed match in training mode: the ratings that were on screen, computed again."""
+        referee = Referee(self.recorder.header.match_state())
+        batches: list[tuple[list[Event], list]] = []
+        reviewer = self.reviewer
+        try:
+            with self._review_lock:
+                for observation in list(self.recorder.observations):
+                    before = referee.game
+                    events = referee.observe(observation)
+                    if events:
+                        batches.append((events, reviewer.review(before, events)))
+        except CompanionError:
+            return
+        self.post_message(HistoryRated(batches))
+
+    def on_history_rated(self, message: HistoryRated) -> None:
+        log = self.query_one("#plays", RichLog)
+        log.clear()
+        shown = 0
+        for events, ratings in message.batches:
+            for event in events:
+                self._log_event(event)
+            shown += len(events)
+            self._write_ratings(ratings)
+        for event in self.recorder.referee.events[shown:]:  # what arrived while the history was rated
+            self._log_event(event)
+
     def on_ratings_ready(self, message: RatingsReady) -> None:
+        self._write_ratings(message.ratings)
+
+    def _write_ratings(self, ratings: list) -> None:
         log = self.query_one("#plays", RichLog)
         names = self.recorder.names
-        for rating in message.ratings:
+        for rating in ratings:
             if isinstance(rating, PlayRating) and not rating.forced:
                 log.write(f"    {names[rating.player]}: {rating.play.notation or 'no move'}: {rating.text()}")
             elif isinstance(rating, CubeRating) and rating.loss >= 0.0005:
@@ -377,8 +627,12 @@ class CompanionApp(App):
                 near = ", ".join(p.notation or "no move" for p in event.nearest)
                 self.show_verdict(f"[b red]Illegal[/] ({names[event.player]}, {event.roll}): "
                                   f"{'; '.join(event.reasons)}\nNearest legal: {near}\n"
-                                  f"[b]{names[1 - event.player]}[/]: press [b]c[/] to ask for a correction, "
-                                  f"[b]a[/] to accept (rolling accepts it too)")
+                                  f"[b]{names[1 - event.player]}[/]: [b]c[/] asks for a correction, "
+                                  f"[b]a[/] accepts (rolling accepts it too); [b]l[/] shows the board as it "
+                                  f"stands")
+                return
+            if isinstance(event, GameStarted) and event is events[-1]:
+                self.show_verdict(f"{event.text(names)}\n{self._opening_help()}")
                 return
             if isinstance(event, NeedsAttention):
                 self.show_verdict(f"[b yellow]Attention:[/] {event.what}")
@@ -391,11 +645,20 @@ class CompanionApp(App):
                 return
         self.show_verdict(events[-1].text(names))
 
+    def _opening_help(self) -> str:
+        game = self.recorder.referee.game
+        if game.phase is not Phase.OPENING:
+            return ""
+        a, b = self.recorder.names
+        return (f"Opening roll: each player throws one die. Type {a}'s die, then {b}'s "
+                f"(31: {a} 3, {b} 1); the higher die plays first, with both.")
+
     def show_verdict(self, markup: str) -> None:
         self.verdict = markup
         self.query_one("#verdict", Static).update(markup)
 
     def refresh_view(self) -> None:
+        self.run_clock()
         game = self.recorder.referee.game
         self.query_one("#board", Static).update(render_board(game, self.viewer))
         self.refresh_status()
@@ -414,25 +677,32 @@ class CompanionApp(App):
         match = game.match
         names = self.recorder.names
         pips = game.position_of(0).pip_counts()
-        score = (f"{match.score[0]}-{match.score[1]} to {match.length}" if match.length else "money game")
+        if match.length:
+            score = f"{match.score[0]}-{match.score[1]} to {match.length}"
+        else:  # money play: the running total of the session
+            score = f"money, {names[0]} {match.score[0]}, {names[1]} {match.score[1]}"
         if match.crawford:
             score += " (Crawford)"
         turn = {Phase.OPENING: "opening roll", Phase.OVER: "game over"}.get(
             game.phase, f"{names[game.turn]} to {'answer the double' if game.phase is Phase.DOUBLED else 'play' if game.phase is Phase.PLAY else 'roll'}")
+        cube = f"Cube   {match.cube}" + ("" if match.cube_owner is None else f", {names[match.cube_owner]}'s")
+        if game.phase is Phase.DOUBLED:
+            cube += f"; {names[1 - game.turn]} offers {match.cube * 2}"
         lines = [
             f"[b]{names[0]}[/] ●  pips {pips[0]}",
             f"[b]{names[1]}[/] ○  pips {pips[1]}",
             f"Score  {score}",
             f"Turn   {turn}",
-            f"Cube   {match.cube}" + ("" if match.cube_owner is None else f", {names[match.cube_owner]}'s"),
-            f"IDs    {game.gnubg_id()}",
-            f"       {game.xgid()}",
+            cube,
             f"Source {self.source_status}",
         ]
         journal = self.recorder.journal
         if journal is not None:
             lines.append(f"Journal {journal.path.name} ({journal.entries})")
+        if self.club is not None:
+            lines.append(f"Club   board {self.club.board}: {self.club.status().text().removeprefix('club: ')}")
         self.query_one("#status", Static).update("\n".join(lines))
+        self.query_one("#ids", Static).update(f"IDs {game.gnubg_id()}\n    {game.xgid()}")
 
     def refresh_analysis(self) -> None:
         hints, cube = self.query_one("#hints", Static), self.query_one("#cube", Static)
@@ -446,36 +716,62 @@ class CompanionApp(App):
             hints.update("[dim]thinking…[/]" if game.phase in (Phase.PLAY, Phase.ROLL, Phase.DOUBLED) else "")
             cube.update(_race_text(game))
             return
-        if result.hint is not None:
-            rows = [f"[b]Hint[/] ({result.hint.level}, {result.seconds * 1000:.0f} ms)"]
+        if result.hint is not None and len(result.hint.plays) == 1:
+            only = result.hint.plays[0].play.notation or "no move"
+            hints.update(f"[b]Hint[/]: {only} is forced (the only legal play)")
+        elif result.hint is not None:
+            rows = [f"[b]Hint[/] ({level_name(result.hint.level)}, {result.seconds * 1000:.0f} ms)"]
+            narrow = self.size.width < 110  # at 80 columns a row must fit the side panel: play and equity only
             for i, r in enumerate(result.hint.plays[:5], start=1):
+                if narrow:
+                    rows.append(f"{i}. {r.play.notation or 'no move':<13} {r.equity:+.3f}")
+                    continue
+                mwc = match_winning_chance(game.match, game.turn, r.equity)
                 rows.append(f"{i}. {r.play.notation or 'no move':<24} {r.equity:+.3f}"
+                            + (f" {mwc:6.1%}" if mwc is not None else "")
                             + (f"  -{r.loss:.3f}" if i > 1 else ""))
             hints.update("\n".join(rows))
         else:
             hints.update("")
         if result.cube is not None:
-            c = result.cube
-            cube.update(f"[b]Cube[/] ({c.level}, {result.seconds * 1000:.0f} ms): [b]{c.action.value}[/]\n"
-                        f"No double   {c.no_double:+.3f}\nDouble/take {c.double_take:+.3f}\n"
-                        f"Double/pass {c.double_pass:+.3f}\n"
-                        f"Win {c.chances.win:.1%}  gammon {c.chances.win_gammon:.1%}  "
-                        f"lose gammon {c.chances.lose_gammon:.1%}\n" + _race_text(game))
+            cube.update(self._cube_text(game, result.cube, result.seconds))
         else:
             cube.update(_race_text(game))
 
+    def _cube_text(self, game: GameState, c: CubeAdvice, seconds: float) -> str:
+        """The doubler's view (match winning chances beside equities in match play); when a double waits, the
+        view of the player who answers it: take or pass, and what each is worth to him."""
+        names = self.recorder.names
+        doubler = game.on_roll if game.phase is Phase.DOUBLED else game.turn
+        match = game.match
 
-def _set_command(identifier: str) -> UserCommand:
-    """`set <Position ID>` (the player to act is on roll) or `set XGID=...` (its own player on turn)."""
-    position, turn = parse_position_text(identifier)
-    return UserCommand(Command.SET_POSITION, turn, position=position)
+        def line(label: str, equity: float, player: int) -> str:
+            mwc = match_winning_chance(match, player, equity)
+            return f"{label:<12}{equity:+.3f}" + (f"  MWC {mwc:.1%}" if mwc is not None else "")
+
+        rows = [f"[b]Cube[/] ({level_name(c.level)}, {seconds * 1000:.0f} ms): [b]{c.action.value}[/]"]
+        if game.phase is Phase.DOUBLED:
+            taker = 1 - doubler
+            take, drop = -c.double_take, -c.double_pass
+            answer = "Take" if take >= drop else "Pass"
+            rows += [f"[b]{names[taker]}'s answer: {answer}[/] (by {abs(take - drop):.3f})",
+                     line("Take", take, taker), line("Pass", drop, taker),
+                     f"[dim]{names[doubler]}'s view:[/]"]
+        rows += [line("No double", c.no_double, doubler), line("Double/take", c.double_take, doubler),
+                 line("Double/pass", c.double_pass, doubler),
+                 f"Win {c.chances.win:.1%}  gammon {c.chances.win_gammon:.1%}  "
+                 f"lose gammon {c.chances.lose_gammon:.1%}"]
+        race = _race_text(game)
+        return "\n".join(rows + ([race] if race else []))
 
 
 def _race_text(game: GameState) -> str:
     if game.phase not in (Phase.ROLL, Phase.DOUBLED):
         return ""
+    if game.match.crawford:
+        return "Crawford game: no doubling"
     guides = race_guides(game.position_of(game.on_roll))
     return "\n".join(g.text() for g in guides)
 
 
-__all__ = ["AnalysisReady", "CompanionApp", "ObservationArrived", "SourceStatus"]
+__all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "level_name"]

@@ -19,10 +19,11 @@ MY_BAR, THEIR_BAR = 25, 0
 
 
 def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None = None,
-                 cursor: int | None = None) -> Text:
+                 cursor: int | None = None, marks: frozenset[int] = frozenset()) -> Text:
     """The board as `viewer` (0 or 1) sees it from his chair: his home board bottom right, 1 to 24.
 
-    `cursor` (a point 1..24, `MY_BAR` or `THEIR_BAR`) is marked on the number rows, for the position editor.
+    `cursor` (a point 1..24, `MY_BAR` or `THEIR_BAR`) is marked on the number rows, for the position editor;
+    `marks` (the same places) are shown in red there, for the points where two boards differ.
     """
     mine = game.position_of(viewer)
     me, them = mine.player, mine.opponent
@@ -52,7 +53,7 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
     top = list(range(13, 19)), list(range(19, 25))
     bottom = list(range(12, 6, -1)), list(range(6, 0, -1))
     out = Text()
-    out.append_text(_numbers(top, cursor, THEIR_BAR))
+    out.append_text(_numbers(top, cursor, THEIR_BAR, marks))
     out.append("\n")
     out.append("┌" + "─" * 18 + "┬───┬" + "─" * 18 + "┐\n")
     for level in range(STACK):
@@ -63,17 +64,22 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
         out.append(_row([cell(p, level) for p in bottom[0]], bar_cell(viewer, level),
                         [cell(p, level) for p in bottom[1]], _tray(me[OFF], viewer) if level == 0 else None))
     out.append("└" + "─" * 18 + "┴───┴" + "─" * 18 + "┘\n")
-    out.append_text(_numbers(bottom, cursor, MY_BAR))
+    out.append_text(_numbers(bottom, cursor, MY_BAR, marks))
     return out
 
 
-def _numbers(halves: tuple[list[int], list[int]], cursor: int | None, bar: int) -> Text:
+def _numbers(halves: tuple[list[int], list[int]], cursor: int | None, bar: int,
+             marks: frozenset[int] = frozenset()) -> Text:
     line = Text(" ", style="dim")
     for i, half in enumerate(halves):
         if i:
-            line.append(" bar " if cursor == bar else "     ", style="reverse" if cursor == bar else "dim")
+            if cursor == bar or bar in marks:
+                line.append(" bar ", style="reverse" if cursor == bar else "bold reverse red")
+            else:
+                line.append("     ", style="dim")
         for p in half:
-            line.append(f"{p:^3}", style="reverse bold" if p == cursor else "dim")
+            style = "reverse bold" if p == cursor else "bold reverse red" if p in marks else "dim"
+            line.append(f"{p:^3}", style=style)
     return line
 
 
@@ -100,10 +106,10 @@ def _tray(off: int, player: int) -> Text:
 
 def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None) -> Text:
     match = game.match
-    cube = "64" if match.cube == 1 else str(match.cube)
+    cube = "64" if match.cube == 1 else str(match.cube)  # a centred cube shows 64, as on the board
     where = "centre" if match.cube_owner is None else ("yours" if match.cube_owner == viewer else "theirs")
-    if game.phase is Phase.DOUBLED:
-        where = "offered"
+    if game.phase is Phase.DOUBLED:  # the value offered, and by whom (the doubler is not on turn)
+        cube, where = str(match.cube * 2), "by " + ("you" if game.turn != viewer else "them")
     shown = dice if dice is not None else ((game.dice.die1, game.dice.die2) if game.dice else ())
     faces = " ".join(DICE[d - 1] + f" {d}" for d in shown) if shown else "no dice"
     return Text("│" + f" cube {cube} {where}"[:18].ljust(18) + "│BAR│" + f" {faces}"[:18].ljust(18) + "│\n",

@@ -8,6 +8,7 @@ each with a timestamp. A camera that vanishes is reported and reopened; nothing 
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,29 +93,43 @@ class StreamSource(FrameSource):
         self.backend = backend
 
     def _open(self) -> cv2.VideoCapture | None:
+        # OpenCV's own warnings go to the terminal, over the app, on every try: the status line says it instead
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
         capture = cv2.VideoCapture(self.target, self.backend)
         if not capture.isOpened():
             capture.release()
             return None
         return capture
 
+    def why_not_open(self) -> str:
+        """In words, for the status line: the camera that cannot be opened, and the likely reason."""
+        if isinstance(self.target, int):
+            device = Path(f"/dev/video{self.target}")
+            if sys.platform.startswith("linux") and not device.exists():
+                return f"cannot open camera {self.target}: no such device ({device})"
+            return f"cannot open camera {self.target}: busy in another program, not a camera, or not permitted"
+        return f"cannot open {self.target}: unreachable or not a video stream"
+
     def frames(self) -> Iterator[Frame | Status]:
         capture = self._open()
         if capture is None:
             if not self.live:
                 raise CaptureError(f"cannot open the video {self.target}")
-            yield Status("lost", f"cannot open {self.target}; retrying")
+            yield Status("lost", f"{self.why_not_open()}; trying again every {self.retry_seconds:g} s")
         else:
             yield Status("connected", str(self.target))
         fps = (capture.get(cv2.CAP_PROP_FPS) if capture is not None else 0) or 30.0
-        index, failures = 0, 0
+        index, failures, tries = 0, 0, 1
         while not self._stopped:
             if capture is None:
                 time.sleep(self.retry_seconds)
                 capture = self._open()
+                tries += 1
                 if capture is not None:
                     failures = 0
                     yield Status("connected", f"{self.target} (reopened)")
+                else:  # said on every try: the app shows it is still looking, and a caller may give up
+                    yield Status("lost", f"{self.why_not_open()}; still trying ({tries} tries)")
                 continue
             try:
                 ok, image = capture.read()

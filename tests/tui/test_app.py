@@ -3,6 +3,8 @@ double/take and double/pass by key, export, hints in training mode only, and sna
 
 
 
+import pytest
+
 from companion.record.audit import audit_match
 from companion.record.jellyfish import read_match_file
 from companion.record.journal import JournalHeader
@@ -28,6 +30,19 @@ async def _type(pilot, *lines):
         pilot.app.query_one("#command").value = line
         await pilot.press("enter")
         await pilot.pause()
+
+
+def _board_play(app, notation):
+    """A play seen on the board (a camera's reading, then the dice picked up): unlike a typed play, it reaches
+    the referee even when it is illegal."""
+    from companion.referee import BoardReading, DiceReading
+    from companion.rules import Position
+    from companion.rules.notation import apply_moves, parse_moves
+
+    game = app.recorder.referee.game
+    mine, theirs = apply_moves(game.position, parse_moves(notation))
+    app.apply(BoardReading.from_position(Position(tuple(mine), tuple(theirs)), game.turn))
+    app.apply(DiceReading(()))
 
 
 def _events(app, kind):
@@ -73,7 +88,9 @@ async def test_a_whole_game_typed_on_the_keyboard_is_refereed_and_journalled(tmp
 async def test_an_illegal_play_is_explained_then_corrected_on_request(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await _type(pilot, "31", "13/9 6/5")  # 4 and 1 played with 3-1
+        await _type(pilot, "31")
+        _board_play(app, "13/9 6/5")  # 4 and 1 played with 3-1
+        await pilot.pause()
         verdict = str(app.query_one("#verdict").render())
         assert "Illegal" in verdict and "moved" in verdict and "Nearest legal" in verdict
         await pilot.press("escape")
@@ -89,7 +106,9 @@ async def test_an_illegal_play_is_explained_then_corrected_on_request(tmp_path):
 async def test_an_illegal_play_stands_once_the_opponent_rolls(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await _type(pilot, "31", "13/9 6/5", "64")
+        await _type(pilot, "31")
+        _board_play(app, "13/9 6/5")
+        await _type(pilot, "64")
         stood = _events(app, PlayStood)
         assert len(stood) == 1 and stood[0].player == 0
         assert app.recorder.referee.game.turn == 1 and str(app.recorder.referee.game.dice) == "64"
@@ -127,7 +146,9 @@ async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
 async def test_an_illegal_play_that_stood_is_exported_as_sgf(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await _type(pilot, "31", "13/9 6/5", "64")
+        await _type(pilot, "31")
+        _board_play(app, "13/9 6/5")
+        await _type(pilot, "64")
         app.set_focus(None)
         await pilot.press("e")
         await pilot.pause()
@@ -181,25 +202,32 @@ async def test_a_replayed_match_runs_through_the_app(tmp_path):
         assert "120/120" in app.source_status or "finished" in app.source_status
 
 
-def _scripted(tmp_path, lines):
+def _scripted(tmp_path, lines, board=None):
     app = _app(tmp_path)
 
     async def run_before(pilot):
         await _type(pilot, *lines)
+        if board:
+            _board_play(app, board)
         app.set_focus(None)
         await pilot.pause()
 
     return app, run_before
 
 
-def test_snapshot_of_the_main_screen_after_an_opening(snap_compare, tmp_path):
+SIZES = [(80, 24), (120, 40), (160, 50)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_of_the_main_screen_after_an_opening(snap_compare, tmp_path, size):
     app, run_before = _scripted(tmp_path, ["31", "8/5 6/5", "64", "24/18 13/9"])
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-def test_snapshot_of_an_illegal_play_waiting_for_the_opponent(snap_compare, tmp_path):
-    app, run_before = _scripted(tmp_path, ["31", "13/9 6/5"])
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_of_an_illegal_play_waiting_for_the_opponent(snap_compare, tmp_path, size):
+    app, run_before = _scripted(tmp_path, ["31"], board="13/9 6/5")
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 async def test_the_command_palette_offers_the_referee_commands(tmp_path):
@@ -305,7 +333,7 @@ async def test_the_status_panel_shows_the_position_id_match_id_and_xgid(tmp_path
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31", "8/5 6/5")
         game = app.recorder.referee.game
-        status = str(app.query_one("#status").render())
+        status = str(app.query_one("#ids").render())
         position_id, match_id = game.gnubg_id().split(":")
         assert position_id in status and match_id in status and game.xgid() in status
 

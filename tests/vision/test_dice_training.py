@@ -36,3 +36,24 @@ def test_finder_placed_crops_are_centred_on_the_find_and_carry_the_label():
         ys, xs = np.nonzero(crop[..., 0] > 128)
         assert crop.shape == (train_dice.PHOTO_CROP, train_dice.PHOTO_CROP, 3)
         assert abs(xs.mean() - middle) < 3 and abs(ys.mean() - middle) < 3
+
+
+def test_near_misses_lie_beside_a_die_and_never_on_one():
+    # labelled "nothing": a crop centred on any die would teach the photo reader that a die is not one
+    image = np.zeros((400, 600, 3), np.uint8)
+    objects = [(3, 200.0, 200.0, 60.0), (5, 255.0, 200.0, 60.0)]  # two touching dice
+    image[185:216, 185:216] = 255
+    image[185:216, 240:271] = 255
+    rng = np.random.default_rng(0)
+    crops = train_dice.near_misses(image, objects, rng, copies=40)
+    assert 0 < len(crops) < 80  # the ones that would have fallen on the other die are left out
+    middle = train_dice.PHOTO_CROP // 2
+    for crop in crops:
+        assert crop.shape == (train_dice.PHOTO_CROP, train_dice.PHOTO_CROP, 3)
+        assert crop[middle - 2:middle + 3, middle - 2:middle + 3].max() == 0  # no die at the middle
+
+
+def test_camera_jitter_keeps_the_batch_shape_and_type():
+    x = (np.random.default_rng(1).random((16, 64, 64, 3)) * 255).astype(np.uint8)
+    out = train_dice.camera_jitter(x, np.random.default_rng(2))
+    assert out.shape == x.shape and out.dtype == np.uint8

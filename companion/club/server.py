@@ -1,0 +1,374 @@
+"""The club server: subscribes to every board's journal, referees each match again from its observations (a
+board's events are not trusted: where they differ from the referee's, the match is flagged), stores every line
+once and acknowledges it, and keeps a summary of each board for the web page.
+
+Messages that cannot be right (garbage, oversized, a line out of sequence, a board writing for another, an
+observation the referee cannot take) are refused and logged in the store; they never stop the server and never
+change a stored match. A line that was stored already (sent again after a disconnect) is acknowledged again and
+otherwise ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import ssl
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import paho.mqtt.client as mqtt
+
+from companion.club.store import Line, Store, StoredMatch
+from companion.club.topics import SERVER_USER, ClubURL, JournalMessage, ack_topic, encode_ack
+from companion.errors import ClubError, CompanionError
+from companion.record.codec import observation_from_json
+from companion.record.journal import JournalHeader
+from companion.record.recorder import Recorder, format_record
+from companion.referee.events import Event, GameOver, MatchOver, PlayMade, Rolled
+from companion.rules.game import GameState, Phase
+
+log = logging.getLogger("companion.club")
+
+BATCH = 500
+"""Messages stored in one transaction at most."""
+
+Listener = Callable[[str, int, float], None]
+"""Called (board, line number, board's send time) after a line is stored; from the MQTT thread."""
+
+
+@dataclass
+class Board:
+    """One board's match as the server's referee sees it."""
+
+    name: str
+    header: JournalHeader
+    recorder: Recorder
+    last_n: int = 0
+    label: str = ""
+    result: str = ""
+    disagreements: list[str] = field(default_factory=list)
+    last_play: str = ""
+    plays: list[str] = field(default_factory=list)
+    updated: float = 0.0
+
+    def apply(self, events: list[Event]) -> None:
+        names = self.header.players
+        for event in events:
+            if isinstance(event, (PlayMade, Rolled, GameOver, MatchOver)):
+                self.plays.append(event.text(names))
+            if isinstance(event, PlayMade):
+                self.last_play = event.text(names)
+
+    def summary(self) -> dict[str, Any]:
+        """What the page shows of this board (plain JSON)."""
+        referee = self.recorder.referee
+        game, match = referee.game, referee.match
+        mine = game.position_of(0)
+        points = [0] * 25  # 1..24 from player 0's side: + his checkers, - the opponent's
+        for p in range(1, 25):
+            points[p] += mine.player[p]
+            points[25 - p] -= mine.opponent[p]
+        pips = mine.pip_counts()
+        over = match.is_over()
+        return {
+            "board": self.name, "label": self.label, "players": list(self.header.players),
+            "length": self.header.length, "score": list(match.score), "cube": match.cube,
+            "cube_owner": match.cube_owner, "turn": game.turn, "phase": game.phase.name.lower(),
+            "doubled": game.phase is Phase.DOUBLED,
+            "dice": [game.dice.die1, game.dice.die2] if game.dice else [],
+            "points": points[1:], "bar": [mine.player[25], mine.opponent[25]],
+            "off": [mine.player[0], mine.opponent[0]], "pips": list(pips),
+            "last_play": self.last_play, "plays": self.plays[-400:], "n": self.last_n,
+            "over": over, "winner": match.winner() if over else None, "result": self.result,
+            "flags": list(self.disagreements), "updated": self.updated,
+        }
+
+
+class ClubServer:
+    def __init__(self, store: Store, url: ClubURL, *, password: str | None = None, user: str = SERVER_USER,
+                 client_id: str | None = None, ca: str | None = None) -> None:
+        self.store, self.url, self.event, self.ca = store, url, url.event, ca
+        self.user, self.password = url.user or user, password if password is not None else url.password
+        self.boards: dict[str, Board] = {}
+        self.listeners: list[Listener] = []
+        self.lock = threading.Lock()
+        self.stats = {"stored": 0, "duplicates": 0, "refused": 0, "flagged": 0, "out_of_sequence": 0}
+        self._gaps: dict[str, int] = {}
+        self._gap_time: dict[str, float] = {}
+        self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
+        self._worker: threading.Thread | None = None
+        self.client: mqtt.Client | None = None
+        self.client_id = client_id or f"companion-server-{self.event}"
+        self._rebuild()
+
+    # -- state ------------------------------------------------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        """Replay every stored match through a new referee (after a restart, the server is where it was)."""
+        for stored in self.store.matches(self.event):
+            self._load(stored)
+
+    def _load(self, stored: StoredMatch) -> None:
+        lines = self.store.lines(self.event, stored.board)
+        board = self._new_board(stored.board, JournalHeader.from_json(lines[0]))
+        for n, line in enumerate(lines[1:], start=1):
+            events = board.recorder.referee.observe(observation_from_json(line["obs"]))
+            board.recorder.log.add(events)
+            board.apply(events)
+            board.last_n = n
+        board.label, board.result = stored.label, stored.result
+        board.disagreements = list(stored.disagreements)
+        self.boards[stored.board] = board
+
+    @staticmethod
+    def _new_board(name: str, header: JournalHeader) -> Board:
+        return Board(name, header, Recorder(header), updated=time.time())
+
+    def summaries(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return [b.summary() for b in sorted(self.boards.values(), key=_board_order)]
+
+    def summary(self, board: str) -> dict[str, Any] | None:
+        with self.lock:
+            b = self.boards.get(board)
+            return None if b is None else b.summary()
+
+    def game(self, board: str) -> GameState | None:
+        """The board's game now (immutable, so it may be analysed outside the lock)."""
+        with self.lock:
+            b = self.boards.get(board)
+            return None if b is None else b.recorder.referee.game
+
+    def match_text(self, board: str, suffix: str) -> str | None:
+        """The board's match so far as a `.mat` or `.sgf` file's text."""
+        with self.lock:
+            b = self.boards.get(board)
+            return None if b is None else format_record(b.recorder.record(), suffix)
+
+    # -- messages ---------------------------------------------------------------------------------------------
+
+    def handle(self, topic: str, payload: bytes) -> str:
+        """Take one message; returns what was done ("stored", "duplicate", or "refused: why")."""
+        return self.handle_batch([(topic, payload)])[0]
+
+    def handle_batch(self, messages: list[tuple[str, bytes]]) -> list[str]:
+        """Take messages in order and store what they add in one transaction (one disk flush for the lot: the
+        boards' lines arrive hundreds a second at a big event); acknowledge only what is committed."""
+        outcomes: list[str] = []
+        rows: list[Line] = []
+        acks: dict[str, bool] = {}  # board -> ask it to resend
+        refusals: list[tuple[str, str]] = []
+        stored: list[tuple[str, int, float]] = []
+        with self.lock:
+            for topic, payload in messages:
+                try:
+                    message = JournalMessage.decode(topic, payload, self.event)
+                    outcome = self._take(topic, message, rows, acks)
+                except ClubError as exc:
+                    outcome = self._refuse(topic, str(exc), refusals)
+                except Exception as exc:  # a hostile observation must not stop the server: refuse it, log it
+                    log.exception("refused %s", topic)
+                    outcome = self._refuse(topic, f"cannot be refereed ({exc.__class__.__name__}: {exc})", refusals)
+                outcomes.append(outcome)
+                if outcome == "stored":
+                    stored.append((message.board, message.n, message.sent))
+            try:
+                self.store.add_lines(self.event, rows, refusals)
+            except Exception:
+                # nothing of the batch is stored, so nothing is acknowledged: the boards send it all again
+                log.exception("cannot store %d lines; they will be sent again", len(rows))
+                for board in {row.board for row in rows}:
+                    self._reload(board)
+                outcomes = ["refused: not stored" if o == "stored" else o for o in outcomes]
+                stored, acks = [], {b: r for b, r in acks.items() if b not in {row.board for row in rows}}
+            else:
+                self.stats["stored"] += len(rows)
+            acks = {board: (self.boards[board].last_n if board in self.boards else -1, resend)
+                    for board, resend in acks.items()}
+        for board, (n, resend) in acks.items():
+            self._ack(board, n, resend)
+        for board, n, sent in stored:
+            for listener in list(self.listeners):
+                try:
+                    listener(board, n, sent)
+                except Exception:  # a broken page must not stop the referee
+                    log.exception("listener failed")
+        return outcomes
+
+    def _take(self, topic: str, message: JournalMessage, rows: list[Line], acks: dict[str, bool]) -> str:
+        board = self.boards.get(message.board)
+        last = board.last_n if board is not None else -1
+        if message.n <= last:
+            self.stats["duplicates"] += 1
+            log.debug("%s: line %d again (stored up to %d)", topic, message.n, last)
+            acks.setdefault(message.board, False)
+            return "duplicate"
+        if message.n > last + 1:
+            # a line was lost on the way, and every line the board sent after it arrives early: ask for a resend
+            # once per gap (not once per line, or each answer would start the board's whole window again)
+            self.stats["out_of_sequence"] += 1
+            gap = (message.board, last)
+            if self._gaps.get(message.board) != gap[1] or time.monotonic() - self._gap_time.get(message.board, 0) > 2:
+                self._gaps[message.board], self._gap_time[message.board] = last, time.monotonic()
+                acks[message.board] = True
+                raise ClubError(f"line {message.n} out of sequence: line {last + 1} is next")
+            return f"refused: line {message.n} out of sequence (asked again already)"
+        line = message.line
+        if message.n == 0:
+            try:
+                header = JournalHeader.from_json(line)
+            except (CompanionError, KeyError, TypeError, ValueError) as exc:
+                raise ClubError(f"line 0 is not a journal header ({exc})") from exc
+            self.boards[message.board] = self._new_board(message.board, header)
+            rows.append(Line(message.board, 0, line, None))
+            acks.setdefault(message.board, False)
+            return "stored"
+        assert board is not None
+        if line.get("n") != message.n:
+            raise ClubError(f"line {message.n} carries the journal number {line.get('n')!r}")
+        try:
+            observation = observation_from_json(line["obs"])
+        except (CompanionError, KeyError, TypeError) as exc:
+            raise ClubError(f"line {message.n}: {exc}") from exc
+        events = board.recorder.referee.observe(observation)
+        names = board.header.players
+        ours = [e.text(names) for e in events]
+        theirs = [e.get("text") for e in line.get("events", []) if isinstance(e, dict)]
+        disagreement = None
+        if ours != theirs:
+            disagreement = f"line {message.n}: the board said {theirs}, the referee says {ours}"
+            self.stats["flagged"] += 1
+            log.warning("board %s %s", message.board, disagreement)
+        rows.append(Line(message.board, message.n, line, disagreement))
+        board.recorder.observations.append(observation)
+        board.recorder.log.add(events)
+        board.apply(events)
+        if disagreement:
+            board.disagreements.append(disagreement)
+        board.last_n = message.n
+        board.updated = time.time()
+        acks.setdefault(message.board, False)
+        return "stored"
+
+    def _reload(self, name: str) -> None:
+        """The board as the store has it (after a batch that could not be stored)."""
+        self.boards.pop(name, None)
+        for stored in self.store.matches(self.event):
+            if stored.board == name:
+                self._load(stored)
+
+    def _ack(self, board: str, n: int, resend: bool = False) -> None:
+        if self.client is not None:
+            self.client.publish(ack_topic(self.event, board), encode_ack(n, resend), qos=1, retain=True)
+
+    def _refuse(self, topic: str, reason: str, refusals: list[tuple[str, str]]) -> str:
+        self.stats["refused"] += 1
+        log.warning("refused %s: %s", topic, reason)
+        refusals.append((topic, reason))
+        return f"refused: {reason}"
+
+    # -- director ---------------------------------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        return self.store.event_title(self.event) or self.event
+
+    def start_event(self, title: str) -> None:
+        title = title.strip()[:120]
+        if not title:
+            raise ClubError("an event needs a title")
+        self.store.start_event(self.event, title)
+        for listener in list(self.listeners):
+            listener("", -1, time.time())  # "" : the whole room changed
+
+    def set_label(self, board: str, label: str) -> bool:
+        label = label.strip()[:80]
+        with self.lock:
+            if board not in self.boards or not self.store.set_label(self.event, board, label):
+                return False
+            self.boards[board].label = label
+        self._notify(board)
+        return True
+
+    def set_result(self, board: str, result: str) -> bool:
+        """The director's word on who won ("0" or "1", player 0 or 1; "" gives the referee's verdict back)."""
+        if result not in ("", "0", "1"):
+            raise ClubError(f"a result is the winner, 0 or 1 (or empty), not {result!r}")
+        with self.lock:
+            if board not in self.boards or not self.store.set_result(self.event, board, result):
+                return False
+            self.boards[board].result = result
+        self._notify(board)
+        return True
+
+    def _notify(self, board: str) -> None:
+        for listener in list(self.listeners):
+            listener(board, self.boards[board].last_n, time.time())
+
+    # -- MQTT -------------------------------------------------------------------------------------------------
+
+    def start(self) -> ClubServer:
+        # a persistent session: while the server is down (a restart, a crash) the broker keeps the boards' lines
+        # for it, so they need not all be sent again
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, clean_session=False)
+        client.username_pw_set(self.user, self.password)
+        if self.url.tls:
+            client.tls_set(ca_certs=self.ca, cert_reqs=ssl.CERT_REQUIRED)
+        client.reconnect_delay_set(0.2, 2)
+        client.max_inflight_messages_set(1000)
+        client.max_queued_messages_set(0)
+
+        def on_connect(c, _u, _f, reason, _p) -> None:
+            if reason.is_failure:
+                log.error("the broker refused the server: %s", reason)
+                return
+            c.subscribe(f"club/{self.event}/+/journal", qos=1)
+
+        client.on_connect = on_connect
+        # the network thread only queues: refereeing and the disk happen in the server's own thread, in batches
+        client.on_message = lambda _c, _u, m: self._inbox.put((m.topic, m.payload))
+        self.client = client
+        self._worker = threading.Thread(target=self._work, name="club-server", daemon=True)
+        self._worker.start()
+        client.connect_async(self.url.host, self.url.port, keepalive=10)
+        client.loop_start()
+        return self
+
+    def _work(self) -> None:
+        while True:
+            first = self._inbox.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < BATCH:
+                try:
+                    item = self._inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._inbox.put(None)
+                    break
+                batch.append(item)
+            try:
+                self.handle_batch(batch)
+            except Exception:  # never let the thread die: the messages are not acknowledged and come again
+                log.exception("a batch of %d messages failed", len(batch))
+
+    def connected(self) -> bool:
+        return self.client is not None and self.client.is_connected()
+
+    def stop(self) -> None:
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+            self.client = None
+        if self._worker is not None:
+            self._inbox.put(None)
+            self._worker.join(10)
+            self._worker = None
+
+
+def _board_order(board: Board) -> tuple[int, str]:
+    return (int(board.name), "") if board.name.isdigit() else (10**9, board.name)

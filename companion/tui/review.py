@@ -1,0 +1,131 @@
+"""The match review, as GNU Backgammon's and eXtreme Gammon's analysis lists it: every play and cube decision
+with the equity it lost; choosing one shows its position, what was played and the engine's panel for it."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from companion.analysis import CubeAdvice, Hint, MatchReview, ReviewedDecision
+from companion.errors import CompanionError
+from companion.rules import GameState
+from companion.tui.board import render_board
+
+
+class DecisionAnalysed(Message):
+    def __init__(self, index: int, hint: Hint | None, cube: CubeAdvice | None) -> None:
+        super().__init__()
+        self.index, self.hint, self.cube = index, hint, cube
+
+
+class ReviewScreen(ModalScreen):
+    """Opened with `v`; the review itself is computed by the app in a worker and handed over with `show`.
+    Modal, so the match's keys (d doubles) do not reach past it."""
+
+    BINDINGS = [
+        Binding("escape,v", "app.pop_screen", "Back to the match"),
+        Binding("f", "flagged", "Doubtful and worse"),
+    ]
+
+    def __init__(self, names: tuple[str, str], viewer: int = 0) -> None:
+        super().__init__()
+        self.names, self.viewer = names, viewer
+        self.review: MatchReview | None = None
+        self.only_flagged = False
+        self.shown: list[ReviewedDecision] = []
+        self.selected: ReviewedDecision | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal():
+            yield DataTable(id="decisions", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="review-side"):
+                yield Static(id="review-board")
+                yield Static(id="review-decision")
+                yield Static(id="review-engine")
+        yield Static("[dim]reviewing the match…[/]", id="review-summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "match review"
+        table = self.query_one("#decisions", DataTable)
+        table.add_columns("#", "game", "player", "decision", "lost", "")
+
+    def show(self, review: MatchReview) -> None:
+        self.review = review
+        self.query_one("#review-summary", Static).update(review.summary.text())
+        self._fill()
+
+    def _fill(self) -> None:
+        assert self.review is not None
+        table = self.query_one("#decisions", DataTable)
+        table.clear()
+        self.shown = self.review.flagged() if self.only_flagged else list(self.review.decisions)
+        for d in self.shown:
+            what = f"{d.roll}: {d.played}" if d.kind == "play" else d.played
+            lost = "forced" if d.forced else f"{d.loss:.3f}"
+            table.add_row(str(d.index + 1), str(d.game), self.names[d.player], what, lost, d.skill.value,
+                          key=str(d.index))
+        if self.shown:
+            table.move_cursor(row=0)
+            self.choose(self.shown[0])
+        table.focus()
+
+    def action_flagged(self) -> None:
+        if self.review is not None:
+            self.only_flagged = not self.only_flagged
+            self._fill()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.review is not None and event.row_key.value is not None:
+            self.choose(self.review.decisions[int(event.row_key.value)])
+
+    def choose(self, decision: ReviewedDecision) -> None:
+        """Jump to a decision: its position, what was played against the best, and the engine's panel."""
+        self.selected = decision
+        game = GameState.from_xgid(decision.xgid)
+        self.query_one("#review-board", Static).update(render_board(game, self.viewer))
+        name = self.names[decision.player]
+        what = f"{decision.roll}: {decision.played}" if decision.kind == "play" else decision.played
+        verdict = ("forced" if decision.forced else "the best" if decision.loss < 0.0005 else
+                   f"[b]-{decision.loss:.3f}[/] {decision.skill.value}; best [b]{decision.best}[/]")
+        self.query_one("#review-decision", Static).update(
+            f"Game {decision.game}: {name} {what}: {verdict}\n{decision.xgid}")
+        self.query_one("#review-engine", Static).update("[dim]thinking…[/]")
+        self.analyse(decision, game)
+
+    @work(thread=True, exclusive=True, group="review-panel")
+    def analyse(self, decision: ReviewedDecision, game: GameState) -> None:
+        engine = self.app.engine  # type: ignore[attr-defined]
+        try:
+            hint = engine.hint_for(game) if decision.kind == "play" else None
+            cube = engine.cube_for(game) if decision.kind == "cube" else None
+        except CompanionError as exc:
+            self.app.call_from_thread(self.query_one("#review-engine", Static).update, f"engine: {exc}")
+            return
+        self.post_message(DecisionAnalysed(decision.index, hint, cube))
+
+    def on_decision_analysed(self, message: DecisionAnalysed) -> None:
+        if self.selected is None or message.index != self.selected.index:
+            return  # another decision was chosen meanwhile
+        panel = self.query_one("#review-engine", Static)
+        if message.hint is not None:
+            rows = ["[b]Hint[/]"]
+            for i, r in enumerate(message.hint.plays[:5], start=1):
+                rows.append(f"{i}. {r.play.notation or 'no move':<24} {r.equity:+.3f}"
+                            + (f"  -{r.loss:.3f}" if i > 1 else ""))
+            panel.update("\n".join(rows))
+        elif message.cube is not None:
+            c = message.cube
+            panel.update(f"[b]Cube[/]: [b]{c.action.value}[/]\nNo double   {c.no_double:+.3f}\n"
+                         f"Double/take {c.double_take:+.3f}\nDouble/pass {c.double_pass:+.3f}")
+        else:
+            panel.update("")
+
+
+__all__ = ["ReviewScreen"]

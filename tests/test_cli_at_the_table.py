@@ -1,0 +1,213 @@
+"""Issue 30, from the command line: a journal is one match, options checked when parsed, devices that are not
+there, `check` and `--no-ui` words, the journal's path on quit, and SGF headers. Each test failed before its fix."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.record.jellyfish import read_match_file
+from companion.record.recorder import convert, load_any
+from companion.record.sgf import read_sgf
+from tests.conftest import MATCHES
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILE = ROOT / "calibration" / "example-profile.toml"
+
+
+def _companion(*args, stdin="", timeout=60):
+    return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=timeout)
+
+
+# -- defect 1: a journal is one match ------------------------------------------------------------------
+
+
+def test_resume_refuses_to_replay_another_match_into_a_journal(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    typed = _companion("run", "--no-ui", "--players", "Ann", "Bob", "--length", "5", "--journal", str(journal),
+                       stdin="31\n8/5 6/5\n")
+    assert typed.returncode == 0, typed.stderr
+    before = journal.read_bytes()
+    mixed = _companion("run", "--no-ui", "--resume", str(journal), "--replay", str(MATCHES / "gbf__test.mat"))
+    assert mixed.returncode == 2
+    assert "one match" in mixed.stderr and "Traceback" not in mixed.stderr
+    assert journal.read_bytes() == before
+
+
+def test_resume_goes_on_with_the_same_replayed_match(tmp_path):
+    journal = tmp_path / "r.jsonl"
+    first = _companion("run", "--no-ui", "--replay", str(MATCHES / "gbf__test.mat"), "--journal", str(journal),
+                       "--seconds", "0")
+    assert first.returncode == 0, first.stderr
+    lines = journal.read_text().splitlines()
+    (tmp_path / "cut.jsonl").write_text("\n".join(lines[:40]) + "\n")  # as if the replay had crashed here
+    resumed = _companion("run", "--no-ui", "--resume", str(tmp_path / "cut.jsonl"), "--replay",
+                         str(MATCHES / "gbf__test.mat"), "--out", str(tmp_path / "r.mat"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert len((tmp_path / "cut.jsonl").read_text().splitlines()) == len(lines)
+
+
+# -- defect 3: options are checked when parsed ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--length", "100000"],
+    ["run", "--length", "-1"],
+    ["run", "--delay", "-2"],
+    ["run", "--camera", "-1"],
+    ["analyse", "--top", "-3"],
+    ["analyse", "--top", "0"],
+    ["render", "--count", "-1", "--out", "x"],
+    ["render", "--width", "0", "--out", "x"],
+    ["dicecup", "--seconds", "nan"],
+    ["demo", "--delay", "-1"],
+    ["film", "--fps", "0", "--out", "x"],
+    ["film", "--style", "9", "--out", "x"],
+], ids=lambda argv: " ".join(argv))
+def test_a_bad_option_value_is_one_line_and_exit_status_2(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "error:" in err and "--help" in err
+
+
+def test_render_out_must_be_a_folder(tmp_path, capsys):
+    existing = tmp_path / "file.jpg"
+    existing.write_text("not a folder")
+    with pytest.raises(SystemExit) as exit_:
+        main(["render", "--count", "1", "--out", str(existing)])
+    assert exit_.value.code == 2 and "not a folder" in capsys.readouterr().err
+
+
+def test_run_with_a_huge_match_length_stops_before_the_app(tmp_path):
+    result = _companion("run", "--length", "100000", "--journal", str(tmp_path / "x.jsonl"))
+    assert result.returncode == 2 and "Traceback" not in result.stderr and "out of range" in result.stderr
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+# -- defect 4: a camera or dice cup that is not there ---------------------------------------------------
+
+
+def test_dicecup_on_a_missing_port_says_why_and_exits_2():
+    result = _companion("dicecup", "--port", "/dev/ttyNOPE", "--wait", "0.5")
+    assert result.returncode == 2
+    assert "cannot open /dev/ttyNOPE: no such device" in result.stderr and "gave up after 0.5 s" in result.stderr
+
+
+def test_run_with_a_missing_dice_cup_gives_up_after_the_stated_wait(tmp_path):
+    result = _companion("run", "--no-ui", "--dicecup", "/dev/ttyNOPE", "--wait", "0.5",
+                        "--journal", str(tmp_path / "c.jsonl"))
+    assert result.returncode == 2 and "cannot open /dev/ttyNOPE" in result.stderr
+
+
+def test_run_and_calibrate_with_a_missing_camera_give_up_quietly(tmp_path):
+    run = _companion("run", "--no-ui", "--camera", "99", "--profile", str(PROFILE), "--wait", "0.5",
+                     "--journal", str(tmp_path / "c.jsonl"))
+    assert run.returncode == 2 and "cannot open camera 99" in run.stderr
+    calibrate = _companion("calibrate", "--camera", "99", "--wait", "0.5", "--out", str(tmp_path / "p.toml"))
+    assert calibrate.returncode == 2 and "cannot open camera 99" in calibrate.stderr
+    for result in (run, calibrate):
+        assert "WARN" not in result.stderr and "VIDEOIO" not in result.stderr  # OpenCV's own logging is silent
+
+
+def test_the_camera_source_says_why_it_cannot_open_on_every_try():
+    from companion.vision.capture import StreamSource
+
+    source = StreamSource(99, live=True, retry_seconds=0.01)
+    said = []
+    for item in source.frames():
+        said.append(str(item))
+        if len(said) == 3:
+            source.stop()
+    assert all("cannot open camera 99" in s for s in said) and "still trying (3 tries)" in said[-1]
+
+
+# -- defect 10: words and numbers on the command line ---------------------------------------------------
+
+
+def test_no_ui_takes_set_with_the_xgid_as_typed(tmp_path):
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10"
+    result = _companion("run", "--no-ui", "--length", "5", "--journal", str(tmp_path / "s.jsonl"),
+                        stdin=f"set {xgid}\n")
+    assert result.returncode == 0 and "error" not in result.stderr, result.stderr
+    assert "Position set by hand" in result.stdout
+
+
+def test_no_ui_refuses_a_mistyped_play_and_the_match_stays_a_mat_match(tmp_path):
+    result = _companion("run", "--no-ui", "--length", "5", "--journal", str(tmp_path / "t.jsonl"),
+                        "--out", str(tmp_path / "t.mat"), stdin="31\n13/9 6/5\n64\n8/5 6/5\n64\n24/18 13/9\n")
+    assert result.returncode == 0, result.stderr
+    assert "not a legal play" in result.stderr and "Illegal" not in result.stdout
+    assert read_match_file(tmp_path / "t.mat").games[0].actions
+
+
+def test_analyse_match_json_is_json(capsys):
+    assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--no-cube", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["players"] == ["Kévin Unger", out["players"][1]] or "Kévin Unger" in out["players"]
+    assert out["summary"] and out["decisions"]
+
+
+def test_check_reads_sgf(tmp_path, capsys):
+    assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.sgf")]) == 0
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "m.sgf")]) == 0
+    out = capsys.readouterr()
+    assert "legal" in out.out and "expected a header" not in out.err
+
+
+def test_quitting_the_app_prints_the_journal_path(tmp_path, capsys, monkeypatch):
+    from companion.tui.app import CompanionApp
+
+    monkeypatch.setattr(CompanionApp, "run", lambda self: None)  # the app itself is tested with Pilot
+    journal = tmp_path / "q.jsonl"
+    assert main(["run", "--journal", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert str(journal) in out and "--resume" in out
+
+
+# -- defect 11: SGF keeps the header --------------------------------------------------------------------
+
+
+def test_mat_to_sgf_to_mat_keeps_every_header_field(tmp_path):
+    header = {"Site": "Club de Lyon", "Event": "Open 2026", "Round": "Final", "EventDate": "2026.11.25",
+              "Annotator": "Ann", "Player 1 Elo": "1620.5/312", "Player 2 Elo": "1500/20",
+              "Comment": "a long match, [really]"}
+    text = (MATCHES / "gbf__test.mat").read_text(encoding="utf-8-sig")
+    body = "\n".join(line for line in text.splitlines() if not line.startswith(";"))
+    source = tmp_path / "h.mat"
+    source.write_text("".join(f'; [{k} "{v}"]\n' for k, v in header.items()) + "\n" + body + "\n",
+                      encoding="utf-8")
+    convert(source, tmp_path / "h.sgf")
+    sgf = (tmp_path / "h.sgf").read_text(encoding="utf-8")
+    assert "EV[Open 2026]" in sgf and "RO[Final]" in sgf and "PC[Club de Lyon]" in sgf and "DT[2026-11-25]" in sgf
+    convert(tmp_path / "h.sgf", tmp_path / "back.mat")
+    back = read_match_file(tmp_path / "back.mat").metadata
+    for key, value in header.items():
+        assert back.get(key) == value, key
+    assert read_sgf(tmp_path / "h.sgf").metadata["Event"] == "Open 2026"
+    loaded, _ = load_any(tmp_path / "h.sgf")
+    assert loaded.header.metadata["Round"] == "Final"
+
+
+def test_analyse_says_a_forced_play_is_forced_not_plus_zero(capsys):
+    from companion.rules import GameState, MatchState, Phase, Position
+
+    last = Position.from_points({1: 1}, {6: 5, 5: 5, 4: 5})
+    xgid = GameState(MatchState.match_to(7), last, Phase.ROLL, 0).xgid()
+    assert main(["analyse", "--xgid", xgid, "--dice", "6", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "forced" in out and "+0.000" not in out and "1ply" not in out
+
+
+def test_no_ui_takes_the_same_roll_again_after_a_resignation(tmp_path):
+    result = _companion("run", "--no-ui", "--players", "Ann", "Bob", "--length", "5",
+                        "--journal", str(tmp_path / "r.jsonl"), stdin="31\nresign 1\naccept\n31\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("Opening roll 3 and 1: Ann plays 31") == 2
+    assert "Bob wins 1 point (by resignation)" in result.stdout

@@ -1,0 +1,542 @@
+"""Issue 30: what a new user hit at a real table, driven by Textual's Pilot. Each test failed before its fix."""
+
+from companion.record.journal import JournalHeader
+from companion.record.recorder import Recorder
+from companion.referee import (
+    CorrectionRequested,
+    DoubleOffered,
+    GameStarted,
+    IllegalPlay,
+    OpeningRoll,
+    PlayMade,
+    PlayStood,
+    Undone,
+)
+from companion.tui.app import CompanionApp
+from companion.tui.confirm import Confirm
+from tests.tui.test_app import _board_play, _events, _type
+
+SMALL = (80, 24)
+
+
+def _app(tmp_path, mode="record", length=5, name="m", **kw) -> CompanionApp:
+    recorder = Recorder.create(tmp_path / f"{name}.jsonl", JournalHeader(("Ann", "Bob"), length, mode=mode))
+    return CompanionApp(recorder, mode=mode, export_path=tmp_path / f"{name}.mat", **kw)
+
+
+def _text(app, selector) -> str:
+    return str(app.query_one(selector).render())
+
+
+def _screen_text(app) -> str:
+    return "\n".join("".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips())
+
+
+def _log(app) -> str:
+    return "\n".join(str(line.text) for line in app.query_one("#plays").lines)
+
+
+# -- defect 2: a roll equal to the previous one --------------------------------------------------------
+
+
+async def test_a_typed_roll_equal_to_the_last_one_starts_the_next_game(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "resign 1")
+        await pilot.press("y")  # Bob accepts
+        await pilot.pause()
+        await _type(pilot, "31")
+        openings = _events(app, OpeningRoll)
+        assert len(openings) == 2 and openings[1].winner == 0
+        assert app.recorder.referee.game.dice is not None and str(app.recorder.referee.game.dice) == "31"
+
+
+async def test_the_same_opening_roll_after_a_new_game_is_taken(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "53")
+        app.set_focus(None)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("y")
+        await pilot.pause()
+        assert len(_events(app, GameStarted)) == 2
+        await _type(pilot, "53")
+        assert len(_events(app, OpeningRoll)) == 2 and str(app.recorder.referee.game.dice) == "53"
+
+
+# -- defect 6: the keys named on screen work from the first second ------------------------------------
+
+
+async def test_the_keys_named_in_the_verdict_work_while_the_input_line_has_focus(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31")
+        _board_play(app, "13/9 6/5")
+        await pilot.pause()
+        line = app.query_one("#command")
+        assert app.focused is line and line.value == ""
+        assert "c[/]" in app.verdict or " c " in _text(app, "#verdict")
+        await pilot.press("c")  # as the verdict says; not typed into the line
+        await pilot.pause()
+        assert _events(app, CorrectionRequested) and line.value == ""
+        await pilot.press("8", "/", "5", "space", "6", "/", "5")  # dice and plays are still typed
+        assert line.value == "8/5 6/5"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _events(app, PlayMade)[-1].play.notation == "8/5 6/5"
+        await pilot.press("d")
+        await pilot.pause()
+        assert _events(app, DoubleOffered)
+
+
+async def test_a_key_typed_after_other_characters_is_text(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("r", "e", "s", "i", "g", "n", "space", "2")
+        assert app.query_one("#command").value == "resign 2"
+        assert not _events(app, DoubleOffered)
+
+
+async def test_typed_c_and_enter_asks_for_the_correction(tmp_path):
+    """The same words work typed on a line (the no-ui mode, or a line with text before)."""
+    from companion.referee.typed import observations_from_text
+    from companion.referee import Command
+
+    app = _app(tmp_path)
+    (command,) = observations_from_text("c", app.recorder.referee.game)
+    assert command.command is Command.REQUEST_CORRECTION
+
+
+# -- defect 7: a mistyped play is refused at the input line -------------------------------------------
+
+
+async def test_a_mistyped_play_is_refused_with_the_reason_and_the_legal_plays(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "64")  # Ann's play forgotten: the next roll is refused too
+        assert "not been played" in app.verdict
+        entries = app.recorder.journal.entries
+        await _type(pilot, "13/9 6/5")
+        assert "not a legal play" in app.verdict and "moved 5 pips" in app.verdict
+        assert "Legal: 13/10 6/5, 13/9" in app.verdict  # the nearest legal plays
+        await _type(pilot, "64")
+        assert not _events(app, IllegalPlay) and not _events(app, PlayStood)
+        assert app.recorder.journal.entries == entries  # nothing journalled
+        await _type(pilot, "8/5 6/5", "64", "24/18 13/9")
+        assert [e.play.notation for e in _events(app, PlayMade)] == ["8/5 6/5", "24/18 13/9"]
+    assert app.recorder.export(tmp_path / "ok.mat").exists()  # still a .mat match
+
+
+# -- defect 8: export never overwrites -----------------------------------------------------------------
+
+
+async def test_export_writes_a_new_file_and_shows_its_path(tmp_path):
+    (tmp_path / "m.mat").write_text("someone's match\n")
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("e")
+        await pilot.pause()
+        assert (tmp_path / "m.mat").read_text() == "someone's match\n"
+        assert app.last_export == tmp_path / "m-2.mat" and app.last_export.exists()
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.last_export == tmp_path / "m-3.mat"
+
+
+async def test_export_defaults_to_the_data_folder_beside_the_journal(tmp_path):
+    recorder = Recorder.create(tmp_path / "data" / "club.jsonl", JournalHeader(("Ann", "Bob"), 5))
+    app = CompanionApp(recorder, mode="record")
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.last_export == tmp_path / "data" / "club.mat"
+
+
+# -- defect 9: resume restores the screen --------------------------------------------------------------
+
+
+async def test_resume_restores_the_mode_the_ratings_and_the_correction_prompt(tmp_path):
+    app = _app(tmp_path, mode="train")
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64")
+        _board_play(app, "13/9 6/5")  # Bob's illegal play, seen on the board
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        verdict = app.verdict
+        assert "Illegal" in verdict and "best play" in _log(app)
+    app.recorder.close()
+    resumed = CompanionApp(Recorder.resume(tmp_path / "m.jsonl"))  # no mode given: the journal's
+    async with resumed.run_test(size=SMALL) as pilot:
+        await resumed.workers.wait_for_complete()
+        await pilot.pause()
+        assert resumed.mode == "train" and resumed.hints_shown
+        assert resumed.verdict == verdict
+        assert "best play" in _log(resumed)  # Ann's rated 8/5 6/5
+        await pilot.press("c")
+        await pilot.pause()
+        assert _events(resumed, CorrectionRequested)
+
+
+async def test_resume_shows_the_last_verdict(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+    app.recorder.close()
+    resumed = CompanionApp(Recorder.resume(tmp_path / "m.jsonl"))
+    async with resumed.run_test(size=SMALL):
+        assert resumed.mode == "record" and "Ann plays 31: 8/5 6/5" in resumed.verdict
+
+
+# -- defect 10: words and numbers ----------------------------------------------------------------------
+
+
+async def test_quit_asks_first(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm) and "m.jsonl" in str(app.screen.question)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, Confirm)
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_new_game_asks_first_and_no_keeps_the_game(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(_events(app, GameStarted)) == 1
+
+
+async def test_resign_with_a_wrong_size_is_refused(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "resign 5")
+        assert "resign 2" in app.verdict
+        await _type(pilot, "resign 0")
+        assert app.recorder.referee.game.end is None
+
+
+async def test_a_double_shows_the_offered_value_and_who_offered(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("d")
+        await pilot.pause()
+        board = _text(app, "#board")
+        assert "cube 2 by them" in board and "64" not in board  # Bob offered; Ann, at the board, answers
+        assert "Bob offers 2" in _text(app, "#status")
+
+
+async def test_undo_says_the_players_names(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("u")
+        await pilot.pause()
+        undone = _events(app, Undone)[-1]
+        assert "Ann" in undone.text(app.recorder.names) and "Player 0" not in _log(app)
+
+
+async def test_money_play_shows_the_running_total(tmp_path):
+    app = _app(tmp_path, length=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "resign 2")
+        await pilot.press("y")
+        await pilot.pause()
+        assert "Ann 0, Bob 1" in _text(app, "#status")  # Jacoby: an unturned cube makes the gammon single
+
+
+async def test_the_crawford_game_offers_no_doubling_advice(tmp_path):
+    recorder = Recorder.create(tmp_path / "c.jsonl", JournalHeader(("Ann", "Bob"), 3, mode="train"))
+    app = CompanionApp(recorder, mode="train")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "resign 2")  # Ann gives Bob 2: 0-2 to 3, Crawford
+        await pilot.press("y")
+        await pilot.pause()
+        await _type(pilot, "31", "8/5 6/5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        cube = _text(app, "#cube")
+        assert "Crawford game: no doubling" in cube and "double/redouble" not in cube
+
+
+async def test_a_forced_play_and_the_level_are_said_plainly(tmp_path):
+    from companion.rules import Position
+
+    app = _app(tmp_path, mode="train")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "1-ply" in _text(app, "#hints") and "1ply" not in _text(app, "#hints")
+        last = Position.from_points({1: 1}, {6: 5, 5: 5, 4: 5})  # Ann's last checker: any roll bears it off
+        await _type(pilot, "n")
+        await pilot.press("y")
+        await _type(pilot, f"set {last.position_id()}", "65")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hints = _text(app, "#hints")
+        assert "forced" in hints and "+0.000" not in hints
+
+
+async def test_the_opening_roll_is_explained(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL):
+        verdict = _text(app, "#verdict")
+        assert "Ann's die, then Bob's" in verdict and "higher" in verdict
+
+
+# -- defect 5: 80x24 ----------------------------------------------------------------------------------
+
+
+async def test_at_80x24_the_whole_board_the_verdict_and_the_input_line_are_on_screen(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31")
+        _board_play(app, "13/9 6/5")
+        await pilot.pause()
+        board, verdict, line = (app.query_one(s) for s in ("#board", "#verdict", "#command"))
+        assert board.region.height == 15 and board.region.y >= 0  # every row of the board
+        assert verdict.region.y >= board.region.bottom and verdict.region.bottom <= line.region.y
+        assert line.region.bottom <= 23 and line.region.height >= 1
+        shown = _screen_text(app)
+        assert "Nearest legal" in shown and "a accepts" in shown  # the verdict's last line too
+        assert " 12 11 10" in shown and " 13 14 15" in shown
+
+
+async def test_bigger_terminals_give_the_room_to_the_play_list(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        plays = app.query_one("#plays")
+        assert plays.region.height >= 20
+
+
+# -- defect 4: a device that is not there ---------------------------------------------------------------
+
+
+async def test_a_missing_dice_cup_is_said_in_the_status_line_and_looked_for_again(tmp_path):
+    from companion.sources import DiceCupSource
+
+    app = _app(tmp_path, source=DiceCupSource("/dev/ttyNOPE"))
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(200):  # until the source's first status arrives (not a time limit on the answer)
+            if app.source_status != "keyboard":
+                break
+            await pilot.pause(0.05)
+        assert "cannot open /dev/ttyNOPE: no such device" in app.source_status
+        assert "cannot open /dev/ttyNOPE" in _text(app, "#status")
+        assert app.is_running  # the app goes on, and the source keeps looking
+
+
+# -- feature: the match review, browsable -----------------------------------------------------------------
+
+
+async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(tmp_path):
+    from companion.tui.review import ReviewScreen
+
+    app = _app(tmp_path, mode="record", length=7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "24/21 6/5", "64", "24/18 13/9", "55", "8/3(2) 6/1(2)")  # 31 and 55 badly
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        rows = [d for d in screen.review.decisions if d.kind == "play"]
+        assert [d.played for d in rows] == ["24/21 6/5", "24/18 13/9", "8/3(2) 6/1* 6/1"]
+        assert rows[0].best == "8/5 6/5" and rows[0].loss > 0
+        assert screen.query_one("#decisions").row_count == len(screen.review.decisions)
+        await pilot.press("f")  # only the doubtful ones and worse
+        await pilot.pause()
+        assert all(d.skill.value for d in screen.shown) and screen.shown
+        await pilot.press("down")
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        chosen = screen.selected
+        assert chosen is screen.shown[min(1, len(screen.shown) - 1)]
+        assert chosen.xgid in _text(screen, "#review-decision")
+        assert "Hint" in _text(screen, "#review-engine") or "Cube" in _text(screen, "#review-engine")
+        assert "Error rate" in _text(screen, "#review-summary")
+        await pilot.press("d")  # the match's keys do not reach past the review
+        await pilot.pause()
+        assert not _events(app, DoubleOffered)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReviewScreen)
+
+
+# -- feature: the referee's view of an illegal play -------------------------------------------------------
+
+
+async def test_the_illegal_play_view_shows_the_board_as_it_stands_beside_the_last_legal_one(tmp_path):
+    from companion.tui.board import MY_BAR
+    from companion.tui.illegal import IllegalPlayView
+
+    app = _app(tmp_path, mode="referee")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31")
+        _board_play(app, "13/9 6/5")  # 4 and 1 with 3-1
+        await pilot.pause()
+        assert "l[/] shows the board" in app.verdict
+        await pilot.press("l")
+        await pilot.pause()
+        view = app.screen
+        assert isinstance(view, IllegalPlayView)
+        assert view.marks == {13, 9, 6, 5} and MY_BAR not in view.marks  # where the checkers differ
+        stands, before = _text(view, "#illegal-stands"), _text(view, "#illegal-before")
+        assert stands != before
+        assert "13/10 6/5" in _text(view, "#illegal-nearest")
+        await pilot.press("c")  # answered from the view
+        await pilot.pause()
+        assert not isinstance(app.screen, IllegalPlayView) and _events(app, CorrectionRequested)
+        await pilot.press("l")  # nothing waits now: no view
+        await pilot.pause()
+        assert not isinstance(app.screen, IllegalPlayView)
+
+
+# -- feature: match winning chances and the take/pass view -------------------------------------------------
+
+
+def test_match_winning_chances_run_from_losing_to_winning_the_cube():
+    from companion.analysis.mwc import match_winning_chance
+    from companion.rules import MatchState
+
+    match = MatchState.match_to(7)
+    assert match_winning_chance(match, 0, -1.0) < match_winning_chance(match, 0, 0.0) < match_winning_chance(match, 0, 1.0)
+    assert abs(match_winning_chance(match, 0, 0.0) - 0.5) < 0.01  # 7-away each, even equity: even chances
+    assert match_winning_chance(MatchState.money(), 0, 0.3) is None
+
+
+async def test_the_cube_panel_shows_match_winning_chances_and_the_take_pass_view(tmp_path):
+    app = _app(tmp_path, mode="train", length=7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        cube = _text(app, "#cube")
+        assert "MWC" in cube and "No double" in cube and "answer" not in cube
+        hints_before = _text(app, "#hints")
+        await pilot.press("d")  # Bob doubles early: Ann's answer is the view now
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        cube = _text(app, "#cube")
+        assert "Ann's answer: Take" in cube and "Pass        -1.000" in cube and "Bob's view" in cube
+        assert "%" in hints_before or "Hint" not in hints_before
+
+
+# -- feature: the match clock ----------------------------------------------------------------------------
+
+
+async def test_the_match_clock_runs_for_the_player_to_act_is_journalled_and_restored(tmp_path):
+    from companion.rules.clock import MatchClock
+
+    now = [1000.0]
+    app = _app(tmp_path, mode="referee", length=1, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31")  # Ann won the opening roll: her clock runs
+        assert app.clock.running == 0
+        now[0] += 30
+        await _type(pilot, "8/5 6/5")  # dice picked up: 18 s past the delay off Ann's reserve, Bob's runs
+        assert app.clock.running == 1 and app.clock.used == (18.0, 0.0)
+        app.refresh_clock()
+        assert "1:42" in _text(app, "#clock") and app.query_one("#clock-large").display  # large for a referee
+        await pilot.press("k")  # paused
+        assert app.clock.running is None
+        now[0] += 500
+        await pilot.press("k")
+        assert app.clock.running == 1 and not app.clock.flagged(now[0])
+        now[0] += 200  # Bob thinks too long
+        app.refresh_clock()
+        assert "FLAG: Bob" in _text(app, "#clock")
+        await _type(pilot, "64")
+    app.recorder.close()
+    resumed = Recorder.resume(tmp_path / "m.jsonl")
+    assert resumed.clock_used == (18.0, 188.0)  # as journalled with the last observation
+    again = CompanionApp(resumed, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
+    async with again.run_test(size=SMALL):
+        assert again.clock.used == (18.0, 188.0)
+
+
+async def test_a_missing_camera_is_said_in_the_status_line_on_every_try(tmp_path):
+    from pathlib import Path
+
+    from companion.sources import CameraSource
+    from companion.vision.profile import Profile
+
+    profile = Profile.load(Path(__file__).resolve().parents[2] / "calibration" / "example-profile.toml")
+    app = _app(tmp_path, source=CameraSource("99", profile))
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(400):  # until the second try has been said (the source retries every second)
+            if "still trying" in app.source_status:
+                break
+            await pilot.pause(0.05)
+        assert "cannot open camera 99" in app.source_status and "still trying" in app.source_status
+        assert app.is_running
+
+
+
+# -- feature: resignations accepted or declined --------------------------------------------------------------
+
+
+async def test_a_resignation_is_offered_and_the_opponent_accepts_or_declines(tmp_path):
+    from companion.referee import GameOver, ResignationDeclined, ResignationOffered, Resigned
+
+    app = _app(tmp_path, length=7)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64", "24/18 13/9", "resign 2")  # Ann offers a gammon
+        assert _events(app, ResignationOffered)[-1].value == 2
+        assert isinstance(app.screen, Confirm) and "Bob: accept?" in str(app.screen.question)
+        await pilot.press("n")
+        await pilot.pause()
+        assert _events(app, ResignationDeclined) and not _events(app, GameOver)
+        assert app.recorder.referee.game.end is None  # play on
+        await _type(pilot, "resign 1")
+        app.recorder.close()  # the app stops with the offer waiting
+    resumed = CompanionApp(Recorder.resume(tmp_path / "m.jsonl"))
+    async with resumed.run_test(size=SMALL) as pilot:
+        assert isinstance(resumed.screen, Confirm)  # asked again
+        await pilot.press("y")
+        await pilot.pause()
+        over = _events(resumed, GameOver)[-1]
+        assert _events(resumed, Resigned) and (over.winner, over.points) == (1, 1)
+
+
+def test_no_ui_resignations_are_answered_with_accept_or_decline():
+    from companion.referee import Command, Referee
+    from companion.referee.typed import observations_from_text
+
+    referee = Referee()
+    for line in ("31", "8/5 6/5"):
+        for observation in observations_from_text(line, referee.game, sequence=len(referee.events) + 1):
+            referee.observe(observation)
+    (offer,) = observations_from_text("resign 3", referee.game)
+    assert offer.command is Command.OFFER_RESIGN and offer.value == 3
+    referee.observe(offer)
+    (answer,) = observations_from_text("decline", referee.game, resign_offered=True)
+    assert answer.command is Command.DECLINE_RESIGN
+
+
+async def test_a_beaver_gives_the_cube_to_the_beaverer_and_says_so(tmp_path):
+    app = _app(tmp_path, length=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await pilot.press("d", "b")  # Bob doubles, Ann beavers
+        await pilot.pause()
+        match = app.recorder.referee.match
+        assert (match.cube, match.cube_owner) == (4, 0)
+        assert "Ann beavers: the cube is at 4, on Ann's side" in _log(app) and "still his" not in _log(app)
