@@ -2,7 +2,7 @@
 process than the flat renderer the readers learnt from.
 
     python benchmarks/photoreal_bench.py --dir /work/data/photoreal/heldout [--reader strips|classic]
-        [--calibrate] [--json OUT]
+        [--calibrate | --locate] [--json OUT]
 
 Each frame is read with the playing area's true corners (as a user gives them), moved by up to `--jitter` pixels.
 - Without calibration: the strip reader measures the bar from the photo (`geometry.fit_bar`); the classic reader
@@ -10,6 +10,9 @@ Each frame is read with the playing area's true corners (as a user gives them), 
 - With `--calibrate`: each board's frame 0 (its starting position) calibrates a profile as `companion calibrate`
   does (geometry and colours); the board's other frames are read through it, at their own corners (the camera
   moved). Frame 0 itself is then not counted.
+- With `--locate`: no corners are given; the playing area is found from the picture (`locate.playing_area`: the
+  keypoint network's guess and the outline's, weighed by the strip network), as `companion read` does without
+  `--corners`. How far the found corners are from the true ones is printed; a frame where none is found is refused.
 
 A point is *right* when the best guess is the true count and colour; a frame is *fully right* when its 24 points
 and both bar halves are. *Refused*: frames whose board confidence is under `GIVEN_LEAST`, which `companion read`
@@ -34,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.geometry import fit_bar  # noqa: E402
+from companion.vision.locate import BoardNotFound, playing_area  # noqa: E402
 from companion.vision.reader import BoardReader  # noqa: E402
 from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST, StripReader  # noqa: E402
 from tools.strip_data import photoreal_label  # noqa: E402
@@ -75,6 +79,7 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--reader", choices=("strips", "classic"), default="strips")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--locate", action="store_true", help="find the corners instead of giving them")
     parser.add_argument("--no-adapt", action="store_true", help="calibrate without adapting the last layer")
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--json", type=Path, help="write every frame's result here")
@@ -105,14 +110,22 @@ def main() -> int:
             except CalibrationError as exc:
                 profiles[label["board_id"]] = None
                 print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)
-    results, times = [], []
+    results, times, corner_errors, not_found = [], [], [], 0
     for path in files:
         label = labels[path]
         if args.calibrate and label.get("frame_index") == 0:
             continue
-        corners, geometry, orient, _, _ = photoreal_label(label)
-        corners = _jitter(corners, rng, args.jitter)
+        truth, geometry, orient, _, _ = photoreal_label(label)
+        corners = _jitter(truth, rng, args.jitter)
         image = cv2.imread(str(path))
+        if args.locate:
+            try:
+                found = playing_area(image)
+            except BoardNotFound:
+                not_found += 1
+                continue
+            corner_errors.append(float(np.median(np.linalg.norm(np.subtract(found, truth), axis=1))))
+            corners = found
         start = time.perf_counter()
         calibrated = False
         if args.calibrate and profiles.get(label["board_id"]) is not None:
@@ -131,6 +144,12 @@ def main() -> int:
                    calibrated=calibrated)
         results.append(out)
     report(results, args, times)
+    if args.locate:
+        errors = np.array(corner_errors)
+        print(f"corners found in {len(errors)} of {len(errors) + not_found} frames; median distance to the true "
+              f"corners (px, per frame the median of four): median {np.median(errors):.1f}, within 10 px "
+              f"{np.mean(errors <= 10):.0%}, within 30 px {np.mean(errors <= 30):.0%}" if len(errors) else
+              f"corners found in none of {not_found} frames")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0
@@ -155,6 +174,7 @@ def report(results: list[dict], args, times) -> None:
               f"(under {BOARD_LEAST} board confidence: {unsure})")
 
     mode = ("calibrated" + (" without adapting" if args.no_adapt else "")) if args.calibrate else "uncalibrated"
+    mode += ", corners found" if args.locate else ", corners given"
     print(f"\n{args.reader} reader, {mode}, {args.dir}")
     line("all", results)
     line("without a hand", [r for r in results if not r["hand"]])

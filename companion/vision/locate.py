@@ -1,10 +1,12 @@
-"""Finding the playing area without markers or help: the board stands out from the table around it.
+"""Finding the playing area without markers or help.
 
+0. A keypoint network (`keypoints`) guesses the four corners from the whole picture.
 1. The table's colour is what the picture's border shows; the board is the largest region far from it.
 2. Its outline is fitted by a quadrilateral (the board's outer frame).
 3. That quadrilateral may be the frame's outline (trays on the right or the left), or, where the frame is the
-   table's colour, the playing area with or without its trays; each is tried, and the one the strip network
-   finds most like a board, reading every point most surely, is kept.
+   table's colour, the playing area with or without its trays.
+4. Each guess (the keypoints' and the outline's) is weighed by the strip network; the one it finds most like a
+   board, reading every point most surely, is kept.
 
 Meant for calibration on a clear, well-lit board; a board the table's own colour, or a hand across the edge,
 is reported, not guessed.
@@ -17,6 +19,8 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.rules.layout import FRAME, PLAY_HEIGHT, PLAY_WIDTH, TRAY_WIDTH
+from companion.vision.keypoints import MODEL as KEYPOINT_MODEL
+from companion.vision.keypoints import find_corners
 from companion.vision.plane import Corners
 
 OUTLINE_EXTRA = TRAY_WIDTH + FRAME / 2
@@ -93,12 +97,37 @@ def _order(quad: np.ndarray) -> np.ndarray:
 
 
 def playing_area(image: np.ndarray) -> Corners:
-    """The playing area's corners, image order, found from the board alone."""
+    """The playing area's corners, image order, found from the board alone: the keypoint network's guess and
+    the outline's, each weighed by the strip network; the one that reads most like a board is kept."""
+    candidates: list[Corners] = []
+    if KEYPOINT_MODEL.exists():
+        candidates.append(find_corners(image)[0])
+    try:
+        candidates.extend(_outline_candidates(image))
+    except BoardNotFound:
+        if not candidates:
+            raise
+    scored = [(_fit_score(image, c), c) for c in candidates if _plausible(c, image.shape)]
+    if not scored:
+        raise BoardNotFound("nothing in the picture has a board's shape: give the corners (--corners)")
+    return min(scored, key=lambda item: item[0])[1]
+
+
+def _plausible(corners: Corners, shape) -> bool:
+    """A convex quadrilateral of a sensible size, mostly inside the picture."""
+    quad = np.array(corners, np.float32)
+    h, w = shape[:2]
+    area = cv2.contourArea(quad)
+    inside = np.all((quad > -0.1 * np.array([w, h])) & (quad < 1.1 * np.array([w, h])))
+    return bool(inside and cv2.isContourConvex(quad.reshape(-1, 1, 2)) and area > 0.04 * w * h)
+
+
+def _outline_candidates(image: np.ndarray) -> list[Corners]:
+    """The playing area, if the outline found is the frame's outline (trays right or left) or, on a frame the
+    table's colour, the playing area itself, with or without the trays."""
     outline = find_outline(image)
-    best, best_score = None, np.inf
-    # the quadrilateral is the frame's outline (trays right or left) or, on a frame the table's colour, the
-    # playing area itself, with or without the trays
     tray = OUTLINE_EXTRA
+    out = []
     for left, right, top, bottom in ((-FRAME, PLAY_WIDTH + FRAME + OUTLINE_EXTRA, -FRAME, PLAY_HEIGHT + FRAME),
                                      (-FRAME - OUTLINE_EXTRA, PLAY_WIDTH + FRAME, -FRAME, PLAY_HEIGHT + FRAME),
                                      (0.0, PLAY_WIDTH, 0.0, PLAY_HEIGHT), (0.0, PLAY_WIDTH + tray, 0.0, PLAY_HEIGHT),
@@ -107,11 +136,8 @@ def playing_area(image: np.ndarray) -> Corners:
         to_image = cv2.getPerspectiveTransform(mm, outline.astype(np.float32))
         area = np.array([[0, 0], [PLAY_WIDTH, 0], [PLAY_WIDTH, PLAY_HEIGHT], [0, PLAY_HEIGHT]], np.float64)
         corners = cv2.perspectiveTransform(area.reshape(-1, 1, 2), to_image).reshape(-1, 2)
-        corners_t = tuple((float(x), float(y)) for x, y in corners)
-        score = _fit_score(image, corners_t)  # type: ignore[arg-type]
-        if score < best_score:
-            best, best_score = corners_t, score
-    return best  # type: ignore[return-value]
+        out.append(tuple((float(x), float(y)) for x, y in corners))
+    return out  # type: ignore[return-value]
 
 
 def _fit_score(image: np.ndarray, corners: Corners) -> float:

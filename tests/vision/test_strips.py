@@ -169,3 +169,35 @@ def test_calibration_adapts_the_last_layer_and_the_profile_keeps_it(tmp_path):
     (tmp_path / "board.head.npz").unlink()
     with pytest.raises(ProfileError, match="head.npz"):
         Profile.load(path)
+
+
+def test_corner_keypoints_map_between_pixels_and_cells_and_peak_between_cells():
+    from companion.vision.keypoints import from_cells, peaks, to_cells
+
+    points = np.array([[0.0, 0.0], [639.5, 359.0], [1279.0, 719.0], [333.3, 222.2]])
+    assert np.allclose(from_cells(to_cells(points, (1280, 720)), (1280, 720)), points)
+    heat = np.full((2, 36, 64), -20.0)
+    heat[0, 10, 20] = heat[0, 10, 21] = 5.0  # two equal cells: the corner lies between them
+    heat[1, 30, 5] = 5.0
+    cells, mass = peaks(heat)
+    assert np.allclose(cells, [[20.5, 10.0], [5.0, 30.0]], atol=1e-3)
+    assert np.all(mass > 0.99)
+
+
+def test_the_corner_network_finds_the_playing_area_on_frames_it_never_saw():
+    """Held-out frames of the flat renderer (the corner network learnt from development seeds only): each corner
+    within a few pixels, as the strips need; `playing_area` keeps a guess at least as good."""
+    from companion.sim import frame
+    from companion.sim.truth import image_corners
+    from companion.vision.keypoints import find_corners
+    from companion.vision.locate import playing_area
+
+    worst, chosen = [], []
+    for index in range(8):
+        image, label = frame("heldout", 300 + index, 960, 540)
+        truth = np.array(image_corners(label))
+        corners, sure = find_corners(image)
+        worst.append(np.linalg.norm(np.array(corners) - truth, axis=1).max())
+        chosen.append(np.linalg.norm(np.array(playing_area(image)) - truth, axis=1).max())
+    assert np.median(worst) < 4.0, worst
+    assert np.median(chosen) < 4.0, chosen
