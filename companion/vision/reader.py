@@ -160,6 +160,19 @@ def _models(folder: str) -> tuple[MLP, ...]:
                  for name in ("slots", "stacks", "colours", "trays", "layouts"))
 
 
+class Laps:
+    """Milliseconds per stage of one read: `lap(name)` ends a stage; `timings` holds them by name."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self._tick = cv2.getTickCount()
+
+    def __call__(self, name: str) -> None:
+        now = cv2.getTickCount()
+        self.timings[name] = (now - self._tick) / cv2.getTickFrequency() * 1000
+        self._tick = now
+
+
 class BoardReader:
     """Reads boards placed where `corners` say. Cheap to build; models are loaded once per process."""
 
@@ -174,15 +187,7 @@ class BoardReader:
         """`rectified`: `self.plane.rectify(image)`, when the caller made it already (the dice reader shares it)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
             raise NotABoard("the frame is not a colour image")
-        timings: dict[str, float] = {}
-        tick = cv2.getTickCount()
-
-        def lap(name: str) -> None:
-            nonlocal tick
-            now = cv2.getTickCount()
-            timings[name] = (now - tick) / cv2.getTickFrequency() * 1000
-            tick = now
-
+        lap = Laps()
         plane = self.plane.rectify(image) if rectified is None else rectified
         lap("rectify")
         busy = _hand_over_frame(plane)
@@ -226,7 +231,7 @@ class BoardReader:
         lap("trays")
         bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[c]]), cv2.COLOR_LAB2BGR)[0, 0])
                for name, c in centres.items()}
-        return ImageReading(points, bar, trays, bgr, busy, time, timings)  # type: ignore[arg-type]
+        return ImageReading(points, bar, trays, bgr, busy, time, lap.timings)  # type: ignore[arg-type]
 
     def point_certainty(self, image: np.ndarray) -> np.ndarray:
         """How sure the slot model is of each point's count (24 values): a cheap measure of how well the board

@@ -24,7 +24,7 @@ from companion.vision.adapt import Head
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
-from companion.vision.reader import (MODELS, HalfRead, ImageReading, NotABoard, SlotRead, _hand_over_frame,
+from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _hand_over_frame,
                                      _spread, _tray_half, _tray_rect, tray_halves, tray_side, two_colours)
 from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input, normalisation
 
@@ -97,15 +97,7 @@ class StripReader:
     def read(self, image: np.ndarray, time: float = 0.0, rectified: np.ndarray | None = None) -> ImageReading:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
             raise NotABoard("the frame is not a colour image")
-        timings: dict[str, float] = {}
-        tick = cv2.getTickCount()
-
-        def lap(name: str) -> None:
-            nonlocal tick
-            now = cv2.getTickCount()
-            timings[name] = (now - tick) / cv2.getTickFrequency() * 1000
-            tick = now
-
+        lap = Laps()
         strips = self.cutter.cut(image)
         norm = normalisation(strips)
         p, _ = self.look(image, strips, norm)
@@ -131,7 +123,7 @@ class StripReader:
         lap("trays")
         bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[np.clip(c, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0])
                for name, c in centres.items()}
-        return ImageReading(points, bar, trays, bgr, busy, time, timings, board)  # type: ignore[arg-type]
+        return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board)  # type: ignore[arg-type]
 
     def _read_trays(self, image: np.ndarray, centres: dict[str, np.ndarray]) -> dict | None:
         side = self.trays or tray_side(image, self.plane)
