@@ -100,7 +100,7 @@ def worker(args: argparse.Namespace) -> int:
         recorder = Recorder.resume(journal) if journal.exists() else Recorder.create(journal, header)
         password = (folder / "tokens" / f"board-{name}.token").read_text().strip()
         # woken by the board's thread after each line, so it need not poll the journal 50 times a second
-        publisher = Publisher(journal, url, name, password=password, poll=0.25).start()
+        publisher = Publisher(recorder.journal, url, name, password=password, poll=0.25).start()
         times = open(folder / "times" / f"board-{name}.txt", "a", buffering=1)
         thread = threading.Thread(target=play, args=(recorder, observations, publisher, times,
                                                      time.time() + rng.uniform(0, spacing)), daemon=True)
@@ -215,6 +215,7 @@ def main(args: argparse.Namespace) -> int:
     from companion.club.broker import BrokerConfig, LocalBroker, free_port, write_private
     from companion.club.store import Store
     from companion.club.topics import SERVER_USER
+    from companion.record.journal import record_lines
 
     folder = Path(tempfile.mkdtemp(prefix="club-bench-", dir="/tmp"))
     os.chmod(folder, 0o755)
@@ -313,8 +314,8 @@ def main(args: argparse.Namespace) -> int:
     flags = sum(len(m.disagreements) for m in store.matches(EVENT))
     times: dict[tuple[str, int], float] = {}
     for name in names:
-        journal = [json.loads(line) for line in (folder / "boards" / f"board-{name}.jsonl").read_bytes().split(b"\n")
-                   if line.strip()]
+        raw = (folder / "boards" / f"board-{name}.jsonl").read_bytes()
+        journal = [json.loads(line) for line in record_lines(raw)]
         stored = store.lines(EVENT, name)
         total += len(journal)
         lost += max(0, len(journal) - len(stored))

@@ -322,7 +322,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             from companion.club.publisher import Publisher
 
             url, password = club_settings
-            club = Publisher(recorder.journal.path, url, args.board, user=args.user, password=password,
+            club = Publisher(recorder.journal, url, args.board, user=args.user, password=password,
                              ca=args.ca).start()
         if args.no_ui:
             status = _run_headless(recorder, source, args)

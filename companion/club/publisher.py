@@ -2,10 +2,10 @@
 server has acknowledged.
 
 The journal on disk is the queue: lines are read from it (the header is number 0, each entry carries its number
-`n`) and published with QoS 1. The server's acknowledgement (the highest number it has stored) is kept in
-`<journal>.acked` beside the journal, so after a disconnect, a crash of the board or of the server, sending resumes
-after the last acknowledged line: nothing is lost while the network is down, and what is sent twice the server
-recognises by its number and stores once.
+`n`) and published with QoS 1. The server's acknowledgement (the highest number it has stored) is kept in the
+journal itself, as an acknowledgement line (see `companion.record.journal`), so after a disconnect, a crash of the
+board or of the server, sending resumes after the last acknowledged line: nothing is lost while the network is
+down, and what is sent twice the server recognises by its number and stores once.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.club.topics import ClubURL, JournalMessage, ack_topic, board_user, check_name, decode_ack, journal_topic
-from companion.files import write_atomically
+from companion.record.journal import Journal, JournalError, is_ack_line
 
 WINDOW = 200
 """Lines sent ahead of the acknowledgement: enough to stream a match at any speed, small enough to resend."""
@@ -40,24 +40,17 @@ class LinkStatus:
         return f"{link}, {self.waiting} waiting" if self.waiting else f"{link}, all sent"
 
 
-def acked_path(journal: Path) -> Path:
-    return journal.with_name(journal.name + ".acked")
-
-
-def read_acked(journal: Path) -> int:
-    try:
-        return int(acked_path(journal).read_text().strip() or -1)
-    except (OSError, ValueError):
-        return -1
-
-
 class Publisher:
     """Publishes one journal to `club/<event>/<board>/journal`; runs in a thread of its own."""
 
-    def __init__(self, journal: str | Path, url: ClubURL, board: str, *, user: str | None = None,
+    def __init__(self, journal: Journal | str | Path, url: ClubURL, board: str, *, user: str | None = None,
                  password: str | None = None, resend_after: float = 2.0, poll: float = 0.02,
                  save_every: float = 0.5, client_id: str | None = None, ca: str | Path | None = None) -> None:
-        self.journal = Path(journal)
+        """`journal`: the recorder's open journal, which the acknowledgements are appended to; or the path of a
+        journal nobody else is writing (a finished match to send), which the publisher opens itself."""
+        self._owns_journal = not isinstance(journal, Journal)
+        self.writer = Journal.reopen(journal)[0] if self._owns_journal else journal
+        self.journal = self.writer.path
         self.url, self.board = url, check_name("board", board)
         self.user = user or url.user or board_user(board)
         self.password = password if password is not None else url.password
@@ -65,7 +58,7 @@ class Publisher:
         self.lines: list[bytes] = []
         self._offset = 0
         self._partial = b""
-        self.acked = read_acked(self.journal)
+        self.acked = self.writer.acked
         self._saved = self.acked
         self._saved_at = 0.0
         self._next = self.acked + 1
@@ -149,8 +142,8 @@ class Publisher:
         self._offset += len(chunk)
         data = self._partial + chunk
         *complete, self._partial = data.split(b"\n")  # a line still being written waits for its newline
-        with self._lock:
-            self.lines.extend(line for line in complete if line.strip())
+        with self._lock:  # line n of the list is entry n: the journal's own acknowledgement lines are not sent
+            self.lines.extend(line for line in complete if line.strip() and not is_ack_line(line))
 
     def _send(self) -> None:
         with self._lock:
@@ -172,9 +165,12 @@ class Publisher:
     def _save_acked(self, force: bool = False) -> None:
         now = time.monotonic()
         if self.acked != self._saved and (force or now - self._saved_at >= self.save_every):
-            # an older number on disk only means lines sent again, which the server stores once
+            # an older number in the journal only means lines sent again, which the server stores once
             acked = self.acked
-            write_atomically(acked_path(self.journal), f"{acked}\n")
+            try:
+                self.writer.append_ack(acked)
+            except (JournalError, ValueError):  # a journal closed or failing: the recorder reports that itself
+                return
             self._saved, self._saved_at = acked, now
 
     def status(self) -> LinkStatus:
@@ -199,6 +195,8 @@ class Publisher:
         if self._thread is not None:
             self._thread.join(5)
         self._save_acked(force=True)
+        if self._owns_journal:
+            self.writer.close()
         self.client.disconnect()
         self.client.loop_stop()
 

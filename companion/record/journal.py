@@ -5,12 +5,17 @@ The first line is a header (players, match length and rules). Replaying the obse
 referee rebuilds the match exactly (the referee is deterministic); the events are kept for people and tools.
 A crash can tear only the last line; reading drops a torn last line and says so, any other damage is an
 error naming the line.
+
+In club mode the journal also keeps the club server's acknowledgements, as lines of their own (`{"ack":N}`: the
+server has stored every line up to entry N), so the board knows after any crash where sending resumes. They are
+not entries: reading the match, exporting it and sending it skip them.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -73,6 +78,22 @@ class JournalContents:
     """Where the intact lines end: appending resumes here."""
     clock: tuple[float, float] | None = None
     """The match clock's reserve used by each player, as last journalled (None: no clock)."""
+    acked: int = -1
+    """The last entry number the club server acknowledged, as last journalled (-1: none)."""
+
+
+ACK_PREFIX = b'{"ack":'
+
+
+def is_ack_line(line: bytes) -> bool:
+    """An acknowledgement line (written only by `Journal.append_ack`, always in this form), not an entry."""
+    return line.startswith(ACK_PREFIX)
+
+
+def record_lines(raw: bytes) -> list[bytes]:
+    """The header and the entries of a journal's bytes, in order, without acknowledgements, blank lines or a torn
+    last line: what the club server must hold of this match."""
+    return [line for line in raw.split(b"\n")[:-1] if line.strip() and not is_ack_line(line)]
 
 
 def read_journal(path: str | Path) -> JournalContents:
@@ -88,18 +109,22 @@ def read_journal(path: str | Path) -> JournalContents:
     header = JournalHeader.from_json(_parse(complete[0], p, 1))
     observations = []
     clock = None
+    acked = -1
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
         try:
             entry = _parse(line, p, number)
+            if is_ack_line(line):
+                acked = max(acked, int(entry["ack"]))
+                continue
             observations.append(observation_from_json(entry["obs"]))
             if "clock" in entry:
                 clock = (float(entry["clock"][0]), float(entry["clock"][1]))
         except (CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise JournalError(f"{p}, line {number}: {exc}") from exc
     good = len(raw) - len(tail)
-    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock)
+    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock, acked)
 
 
 def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
@@ -115,8 +140,11 @@ def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
 class Journal:
     """An open journal, appended to one entry at a time."""
 
-    def __init__(self, path: Path, handle, header: JournalHeader, entries: int) -> None:
+    def __init__(self, path: Path, handle, header: JournalHeader, entries: int, acked: int = -1) -> None:
         self.path, self._handle, self.header, self.entries = path, handle, header, entries
+        self.acked = acked
+        """The last acknowledgement written (see `append_ack`)."""
+        self._lock = threading.Lock()  # the recorder and the club link (a thread of its own) both append
 
     @classmethod
     def create(cls, path: str | Path, header: JournalHeader) -> Journal:
@@ -145,7 +173,7 @@ class Journal:
             handle.seek(contents.good_bytes)
         except OSError as exc:
             raise JournalError(f"cannot reopen the journal {p}: {exc.strerror or exc}") from exc
-        return cls(p, handle, contents.header, len(contents.observations)), contents
+        return cls(p, handle, contents.header, len(contents.observations), contents.acked), contents
 
     def append(self, observation: Observation, events: list[Event],
                clock: tuple[float, float] | None = None) -> None:
@@ -155,8 +183,19 @@ class Journal:
                  "events": [event_to_json(e, self.header.players) for e in events]}
         if clock is not None:
             entry["clock"] = [round(clock[0], 2), round(clock[1], 2)]
-        self._write(entry)
-        self.entries += 1
+        with self._lock:
+            entry["n"] = self.entries + 1
+            self._write(entry)
+            self.entries += 1
+
+    def append_ack(self, n: int) -> None:
+        """Keep the club server's acknowledgement of every line up to entry `n` (0: the header). An older
+        number than one already kept is ignored: acknowledgements only go forward."""
+        with self._lock:
+            if n <= self.acked:
+                return
+            self._write({"ack": int(n)})
+            self.acked = int(n)
 
     def _write(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
@@ -174,7 +213,9 @@ class Journal:
             raise JournalError(f"cannot write the journal {self.path}: {exc.strerror or exc}") from exc
 
     def close(self) -> None:
-        self._handle.close()
+        with self._lock:
+            self._handle.close()
 
 
-__all__ = ["Journal", "JournalContents", "JournalError", "JournalHeader", "read_journal"]
+__all__ = ["Journal", "JournalContents", "JournalError", "JournalHeader", "is_ack_line", "read_journal",
+           "record_lines"]

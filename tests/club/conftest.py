@@ -62,9 +62,12 @@ def wait_for(condition, timeout: float = 10.0, what: str = "condition") -> None:
 
 
 def journal_lines(path: Path) -> list[dict]:
+    """The header and entries of a journal: what the server must store (its acknowledgement lines are not)."""
     import json
 
-    return [json.loads(line) for line in path.read_bytes().split(b"\n") if line.strip()]
+    from companion.record.journal import record_lines
+
+    return [json.loads(line) for line in record_lines(path.read_bytes())]
 
 
 def listening_addresses(port: int) -> set[str]:

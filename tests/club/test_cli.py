@@ -118,7 +118,7 @@ async def test_the_status_line_shows_the_link_and_what_waits(tmp_path, demo_matc
     journal = tmp_path / "b.jsonl"
     recorder = make_journal(journal, header, observations[:6])
     nobody = ClubURL.parse(f"mqtt://127.0.0.1:{free_port()}/{EVENT}")  # no broker there: the Wi-Fi is down
-    club = Publisher(journal, nobody, "5", password="x").start()
+    club = Publisher(recorder.journal, nobody, "5", password="x").start()
     app = CompanionApp(recorder, mode="record", club=club)
     try:
         async with app.run_test(size=(130, 48)) as pilot:

@@ -33,7 +33,7 @@ def stored_board(tmp_path, broker, url, store, demo_match):
     journal = tmp_path / "board1.jsonl"
     board = make_journal(journal, header, observations[:20])
     server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
-    publisher = Publisher(journal, url, "1", password=broker.passwords[board_user("1")]).start()
+    publisher = Publisher(board.journal, url, "1", password=broker.passwords[board_user("1")]).start()
     assert publisher.flush(20)
     publisher.stop()
     board.close()

@@ -86,7 +86,7 @@ def test_a_match_through_mosquitto_into_postgresql(tmp_path, broker, url, postgr
     board = make_journal(journal, header, observations)
     store = Store(postgres_url)
     server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
-    publisher = Publisher(journal, url, "2", password=broker.passwords[board_user("2")]).start()
+    publisher = Publisher(board.journal, url, "2", password=broker.passwords[board_user("2")]).start()
     try:
         assert publisher.flush(30), publisher.status()
         assert store.lines(EVENT, "2") == journal_lines(journal)

@@ -3,10 +3,11 @@ across a broker killed with -9, a server restarted and a board restarted."""
 
 from __future__ import annotations
 
-from companion.club.publisher import Publisher, read_acked
+from companion.club.publisher import Publisher
 from companion.club.server import ClubServer
 from companion.club.store import Store
 from companion.club.topics import SERVER_USER, board_user
+from companion.record.journal import read_journal
 from companion.record.recorder import Recorder
 
 from .conftest import EVENT, journal_lines, make_journal, wait_for
@@ -17,7 +18,7 @@ def test_a_whole_match_arrives_once_and_is_refereed_again(tmp_path, broker, url,
     journal = tmp_path / "board1.jsonl"
     board = make_journal(journal, header, observations)
     server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
-    publisher = Publisher(journal, url, "1", password=broker.passwords[board_user("1")]).start()
+    publisher = Publisher(board.journal, url, "1", password=broker.passwords[board_user("1")]).start()
     try:
         assert publisher.flush(20), publisher.status()
         lines = journal_lines(journal)
@@ -32,7 +33,10 @@ def test_a_whole_match_arrives_once_and_is_refereed_again(tmp_path, broker, url,
         publisher.stop()
         server.stop()
         board.close()
-    assert read_acked(journal) == len(lines) - 1  # kept on disk beside the journal
+    kept = read_journal(journal)
+    assert kept.acked == len(lines) - 1  # kept in the journal itself
+    assert len(kept.observations) == len(observations)  # ... and the match reads as it was
+    assert journal_lines(journal) == lines
 
 
 def test_nothing_lost_or_doubled_across_kills_and_restarts(tmp_path, broker, url, demo_match):
@@ -44,7 +48,7 @@ def test_nothing_lost_or_doubled_across_kills_and_restarts(tmp_path, broker, url
     store = Store(db)
     password = broker.passwords[board_user("2")]
     server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
-    publisher = Publisher(journal, url, "2", password=password, resend_after=0.5).start()
+    publisher = Publisher(board.journal, url, "2", password=password, resend_after=0.5).start()
     try:
         wait_for(lambda: store.last_n(EVENT, "2") >= 5, what="the first lines")
         broker.kill()  # kill -9 the broker while the board is sending
@@ -53,16 +57,21 @@ def test_nothing_lost_or_doubled_across_kills_and_restarts(tmp_path, broker, url
         assert not publisher.status().connected or publisher.status().waiting > 0
         broker.start()
         wait_for(lambda: store.last_n(EVENT, "2") >= third, what="lines after the broker came back")
+        wait_for(lambda: publisher.status().acked >= third, what="the server's acknowledgement")
         server.stop()  # the server goes away and a new one replays the store
         store.close()
         publisher.stop()  # ... and the board restarts too
         board.close()
         board = Recorder.resume(journal)
+        acked = read_journal(journal).acked
+        assert acked >= third  # the journal remembers how far the server had got
         for observation in observations[2 * third:]:
             board.observe(observation)
         store = Store(db)
         server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
-        publisher = Publisher(journal, url, "2", password=password, resend_after=0.5).start()
+        publisher = Publisher(board.journal, url, "2", password=password, resend_after=0.5)
+        assert publisher.acked == acked  # sending resumes after it, not from the header
+        publisher.start()
         assert publisher.flush(30), publisher.status()
         lines = journal_lines(journal)
         assert store.lines(EVENT, "2") == lines  # every line, once, in order
@@ -80,7 +89,7 @@ def test_status_counts_what_waits_while_offline(tmp_path, broker, url, demo_matc
     journal = tmp_path / "board3.jsonl"
     board = make_journal(journal, header, observations[:10])
     broker.stop()
-    publisher = Publisher(journal, url, "3", password=broker.passwords[board_user("3")]).start()
+    publisher = Publisher(board.journal, url, "3", password=broker.passwords[board_user("3")]).start()
     try:
         wait_for(lambda: publisher.status().waiting == 11, what="the journal read")
         status = publisher.status()
@@ -96,7 +105,7 @@ def test_flush_waits_for_the_lines_written_just_before_it(tmp_path, broker, url,
     board = make_journal(journal, header, observations[:5])
     server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
     # a publisher that looks at its journal rarely: flush itself must make it look
-    publisher = Publisher(journal, url, "1", password=broker.passwords[board_user("1")], poll=30).start()
+    publisher = Publisher(board.journal, url, "1", password=broker.passwords[board_user("1")], poll=30).start()
     try:
         assert publisher.flush(20)
         for observation in observations[5:9]:

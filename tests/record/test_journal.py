@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.record.journal import Journal, JournalError, JournalHeader, read_journal
+from companion.record.journal import (Journal, JournalError, JournalHeader, is_ack_line, read_journal,
+                                      record_lines)
 from companion.record.recorder import Recorder, load_any
 from companion.referee import BoardReading, CubePlace, CubeReading, DiceReading, SlotReading, UserCommand, Command
 from companion.rules import Position
@@ -66,6 +67,52 @@ def test_a_torn_last_line_is_dropped_and_appending_goes_on(tmp_path):
     resumed.close()
     contents = read_journal(path)
     assert not contents.torn and len(contents.observations) == 2
+
+
+def test_club_acknowledgements_live_in_the_journal_without_changing_the_match(tmp_path):
+    loaded, _ = load_any(GAME)
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, loaded.header)
+    half = len(loaded.observations) // 2
+    for k, obs in enumerate(loaded.observations[:half]):
+        recorder.observe(obs)
+        if k % 7 == 3:
+            recorder.journal.append_ack(k)  # the club link, between the recorder's entries
+    recorder.journal.append_ack(2)  # an older acknowledgement arriving late is not kept
+    acked = recorder.journal.acked
+    recorder.close()
+    resumed = Recorder.resume(path)  # the board restarts mid-match
+    assert resumed.journal.acked == acked > 2
+    for obs in loaded.observations[half:]:
+        resumed.observe(obs)
+    resumed.journal.append_ack(len(loaded.observations))
+    resumed.close()
+
+    plain = Recorder.create(tmp_path / "plain.jsonl", loaded.header)
+    for obs in loaded.observations:
+        plain.observe(obs)
+    plain.close()
+    contents = read_journal(path)
+    assert contents.acked == len(loaded.observations) and not contents.torn
+    assert contents.observations == read_journal(tmp_path / "plain.jsonl").observations
+    assert [str(e) for e in Recorder.resume(path).referee.events] == [str(e) for e in plain.referee.events]
+    entries = [json.loads(line) for line in record_lines(path.read_bytes())]
+    assert [e["n"] for e in entries[1:]] == list(range(1, len(loaded.observations) + 1))
+    acks = [json.loads(line)["ack"] for line in path.read_bytes().splitlines() if is_ack_line(line)]
+    assert acks == sorted(set(acks)) and len(acks) > 3  # only forward, never repeated
+
+
+def test_a_torn_acknowledgement_is_dropped_like_any_torn_line(tmp_path):
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    recorder.journal.append_ack(1)
+    recorder.close()
+    with open(path, "ab") as f:
+        f.write(b'{"ack":')
+    resumed = Recorder.resume(path)
+    assert resumed.torn and resumed.journal.acked == 1 and len(resumed.observations) == 1
+    resumed.close()
 
 
 @pytest.mark.parametrize("damage, message", [
