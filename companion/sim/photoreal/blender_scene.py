@@ -53,7 +53,8 @@ def _coords(nodes, links, scale):
 
 
 def material(name: str, spec: dict, rng: random.Random):
-    """A board part's material: felt, leather, lacquer, vinyl, wood, inlaid, marble, cork, metal, printed."""
+    """A board part's material: felt, leather, lacquer, vinyl, wood, inlaid, marble, cork, metal, printed, linen,
+    suede, patterned, speckled."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
@@ -91,6 +92,43 @@ def material(name: str, spec: dict, rng: random.Random):
             colour = _ramp(nodes, links, fac, a, b, (0.35, 0.65))
         if kind == "felt":
             bsdf.inputs["Sheen Weight"].default_value = 0.6
+    elif kind == "linen":  # a weave: two fine wave patterns across each other
+        weave = nodes.new("ShaderNodeMath")
+        weave.operation = "MULTIPLY"
+        for axis, socket in zip("XY", weave.inputs[:2]):
+            wave = nodes.new("ShaderNodeTexWave")
+            wave.bands_direction = axis
+            wave.inputs["Scale"].default_value = rng.uniform(250, 500)
+            wave.inputs["Distortion"].default_value = rng.uniform(0.5, 2)
+            links.new(vector, wave.inputs["Vector"])
+            links.new(wave.outputs["Fac"], socket)
+        colour = _ramp(nodes, links, weave.outputs["Value"], a, b, (0.1, 0.9))
+        bump_height = weave.outputs["Value"]
+    elif kind == "suede":  # a nap: soft blotches and a fine bump
+        noise = nodes.new("ShaderNodeTexNoise")
+        noise.inputs["Scale"].default_value = rng.uniform(20, 60)
+        noise.inputs["Detail"].default_value = 6
+        links.new(vector, noise.inputs["Vector"])
+        colour = _ramp(nodes, links, noise.outputs["Fac"], a, b, (0.3, 0.75))
+        fine = nodes.new("ShaderNodeTexNoise")
+        fine.inputs["Scale"].default_value = 600
+        links.new(vector, fine.inputs["Vector"])
+        bump_height = fine.outputs["Fac"]
+        bsdf.inputs["Sheen Weight"].default_value = 0.8
+    elif kind == "patterned":  # a printed motif: a magic, checker or wave print in two near colours
+        pick = rng.choice(["magic", "checker", "wave"])
+        tex = nodes.new({"magic": "ShaderNodeTexMagic", "checker": "ShaderNodeTexChecker",
+                         "wave": "ShaderNodeTexWave"}[pick])
+        tex.inputs["Scale"].default_value = rng.uniform(3, 12) if pick != "checker" else rng.uniform(20, 80)
+        links.new(vector, tex.inputs["Vector"])
+        colour = _ramp(nodes, links, tex.outputs["Fac"], a, b, (0.3, 0.7))
+    elif kind == "speckled":  # terrazzo-like chips in a ground
+        cells = nodes.new("ShaderNodeTexVoronoi")
+        cells.inputs["Scale"].default_value = rng.uniform(60, 200)
+        cells.inputs["Randomness"].default_value = 1.0
+        links.new(vector, cells.inputs["Vector"])
+        colour = _ramp(nodes, links, cells.outputs["Distance"], b, a, (0.08, 0.16))
+        bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.3, 1.0)
     elif kind == "lacquer":
         bsdf.inputs["Coat Weight"].default_value = 1.0
         bsdf.inputs["Coat Roughness"].default_value = 0.03
@@ -110,14 +148,15 @@ def material(name: str, spec: dict, rng: random.Random):
 
 
 def checker_material(name: str, rgb, finish: str, rng: random.Random):
-    """A checker set's finish: matte, glossy, pearl (shimmering, coated), marble (veined), metal."""
+    """A checker set's finish: matte, glossy, satin, pearl (shimmering, coated), marble (veined), metal, wood
+    (turned, with grain)."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
     bsdf = nodes["Principled BSDF"]
     bsdf.inputs["Base Color"].default_value = linear(rgb)
     bsdf.inputs["Roughness"].default_value = {"matte": 0.55, "glossy": 0.12, "pearl": 0.22, "marble": 0.1,
-                                               "metal": 0.28}[finish]
+                                               "metal": 0.28, "satin": 0.32, "wood": 0.4}[finish]
     if finish in ("glossy", "pearl", "marble"):
         bsdf.inputs["Coat Weight"].default_value = 0.8
     if finish == "pearl":
@@ -139,6 +178,17 @@ def checker_material(name: str, rgb, finish: str, rng: random.Random):
         links.new(_ramp(nodes, links, noise.outputs["Fac"], rgb, vein, (0.5, 0.56)), bsdf.inputs["Base Color"])
     elif finish == "metal":
         bsdf.inputs["Metallic"].default_value = 1.0
+    elif finish == "satin":
+        bsdf.inputs["Coat Weight"].default_value = 0.3
+        bsdf.inputs["Coat Roughness"].default_value = 0.25
+    elif finish == "wood":
+        vector = _coords(nodes, links, rng.uniform(20, 50))
+        grain = nodes.new("ShaderNodeTexWave")
+        grain.wave_type = "RINGS"
+        grain.inputs["Distortion"].default_value = rng.uniform(1, 4)
+        links.new(vector, grain.inputs["Vector"])
+        links.new(_ramp(nodes, links, grain.outputs["Fac"], rgb, [c * 0.7 for c in rgb], (0.3, 0.9)),
+                  bsdf.inputs["Base Color"])
     return mat
 
 
@@ -196,7 +246,7 @@ def lathe(profile, segments=48):
 def checker_profile(model: str, d: float, t: float, bevel: float):
     """A checker's cross-section from the bottom's centre out and up to the top's centre: flat (bevelled edges),
     grooved (concentric rings cut in the top), rimmed (a raised rim, a dished middle), ringed (an inlaid ring of
-    the other material)."""
+    the other material), domed (a low dome), stepped (a ledge round a raised middle)."""
     r, b = d / 2, bevel * t
     p = [(0, 0, 0, False), (r - b, 0, 0, False)]
     for k in range(1, 4):  # the bottom edge's round-over
@@ -216,6 +266,12 @@ def checker_profile(model: str, d: float, t: float, bevel: float):
         rim = 0.12 * r
         p += [(r - b - rim * 0.3, t + 0.06 * t, 0, True), (r - rim, t + 0.06 * t, 0, True),
               (r - rim * 1.4, t - 0.1 * t, 0, True), (r * 0.3, t - 0.14 * t, 0, False)]
+    elif model == "domed":  # the top rises to a low dome
+        for k in range(1, 6):
+            x = 1 - k / 6
+            p.append(((r - b) * x, t + 0.16 * t * (1 - x * x), 0, True))
+    elif model == "stepped":  # a shoulder: the top's middle stands proud of a ledge
+        p += [(r * 0.8, t, 0, False), (r * 0.8, t + 0.12 * t, 0, False), (r * 0.78, t + 0.14 * t, 0, True)]
     elif model == "ringed":
         p += [(r * 0.72, t, 0, False), (r * 0.72, t + 0.002 * t, 1, False), (r * 0.5, t + 0.002 * t, 1, False),
               (r * 0.5, t, 0, False)]

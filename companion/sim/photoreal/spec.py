@@ -57,7 +57,18 @@ TRAIN_DESIGNS = (
            ("glossy",), (0.055, 0.085), (0.38, 0.44), (0.85, 0.95)),
     Design("roll-up-vinyl", ("vinyl",), ("vinyl",), ("vinyl",), ("flat",), ("matte", "glossy"),
            (0.06, 0.09), (0.37, 0.43), (0.83, 0.94), frame_height=(0.0, 3.0)),
+    # textured fields and points (woven, brushed, printed motifs, speckles), so an empty point with a pattern on
+    # it is not a checker to the reader; checkers turned from wood or domed; the whole geometry ranges
+    Design("linen-painted", ("linen", "suede"), ("linen", "patterned", "suede"), ("wood", "leather"),
+           ("domed", "flat", "stepped"), ("satin", "wood", "matte"), (0.05, 0.10), (0.35, 0.45), (0.80, 0.98),
+           same_colour=0.35),
+    Design("speckled-acrylic", ("speckled", "patterned"), ("speckled", "lacquer", "patterned"),
+           ("lacquer", "vinyl"), ("stepped", "grooved", "domed"), ("glossy", "satin"), (0.05, 0.10),
+           (0.35, 0.45), (0.80, 0.98), frame_height=(2.0, 22.0), same_colour=0.35),
 )
+FIRST_WIDER_TRAIN_BOARD = 40
+"""Training boards before this were rendered when only the first four designs existed; they keep them, so every
+board rendered is reproducible from its number."""
 HELDOUT_DESIGNS = (
     Design("marble-brass", ("marble",), ("marble", "lacquer"), ("metal",), ("rimmed",), ("marble", "metal"),
            (0.05, 0.10), (0.35, 0.45), (0.80, 0.98)),
@@ -102,14 +113,29 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
         colours = [c, [min(1.0, x * 0.4 + (0.55 if light is False else 0.0)) for x in c]]
     elif kind == "metal":
         colours = [[0.85, 0.65, 0.3] if rng.random() < 0.6 else [0.8, 0.8, 0.82]] * 2
+    elif kind in ("linen", "suede", "patterned"):  # a second colour near the first: weave, nap or motif
+        c = _colour(rng, value, (0.05, 0.8))
+        shift = float(rng.uniform(0.1, 0.3)) * (1 if _luminance(c) < 0.5 else -1)
+        colours = [c, [min(1.0, max(0.0, x + shift)) for x in c]]
+    elif kind == "speckled":  # chips of one or two other colours in a ground
+        colours = [_colour(rng, value, (0.0, 0.5)), _colour(rng, (0.05, 0.95), (0.0, 0.9))]
     else:
         c = _colour(rng, value, (0.1, 0.85))
         colours = [c, c]
     roughness = {"felt": 0.95, "leather": 0.5, "lacquer": 0.06, "vinyl": 0.35, "marble": 0.12, "cork": 0.85,
-                 "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5}[kind]
+                 "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5, "linen": 0.9, "suede": 0.8,
+                 "patterned": 0.45, "speckled": 0.25}[kind]
     return {"kind": kind, "colours": [[round(x, 4) for x in c] for c in colours],
             "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3),
             "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
+
+
+def _any_checker_colours(rng: np.random.Generator, light: list[float], dark: list[float]):
+    """A third of boards get a checker set of any two colours, one light and one dark, beyond the usual sets."""
+    if rng.random() < 0.35:
+        light = _colour(rng, (0.65, 0.98), (0.0, 0.9))
+        dark = _colour(rng, (0.05, 0.4), (0.0, 0.9))
+    return light, dark
 
 
 def _luminance(rgb) -> float:
@@ -120,6 +146,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     """Everything a board of `split` is made of; the same `(split, board)` gives the same board."""
     rng = np.random.default_rng([SEED_BASE[split] + board, 1])
     designs = SPLITS[split]
+    if split == "train" and board < FIRST_WIDER_TRAIN_BOARD:
+        designs = designs[:4]
     design = designs[board % len(designs)]
     play_width = float(rng.uniform(440, 620))
     play_height = play_width * float(rng.uniform(0.72, 0.88))
@@ -138,6 +166,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
             light = list(max(points, key=lambda m: _luminance(m["colours"][0]))["colours"][0])
         else:
             dark = list(min(points, key=lambda m: _luminance(m["colours"][0]))["colours"][0])
+    if split == "train" and board >= FIRST_WIDER_TRAIN_BOARD:
+        light, dark = _any_checker_colours(np.random.default_rng([SEED_BASE[split] + board, 3]), light, dark)
     finish = str(rng.choice(design.finishes))
     diameter = point_width * float(rng.uniform(*design.checker))
     return {
