@@ -132,8 +132,9 @@ def sim_frame(index: int):
     return blocks + [negative_block(strips) for strips in extra if strips is not None]
 
 
-def photoreal_label(label: dict):
-    """What a photoreal label says in the reader's terms: image-order corners, geometry, orientation, counts."""
+def photoreal_label(label: dict, hidden_as: int = -1):
+    """What a photoreal label says in the reader's terms: image-order corners, geometry, orientation, counts
+    (`hidden_as` where a hand hides a point)."""
     g = label["geometry"]
     geometry = BoardGeometry(g["play_width"], g["play_height"], g["bar_width"], g["point_length"],
                              g["checker_diameter"])
@@ -144,7 +145,7 @@ def photoreal_label(label: dict):
     colour = label.get("colours", {}).get("player0_colour") or label.get("player0_colour", "light")
     orient = Orientation(not pose["from_player1"], pose["home_right"], colour)
     counts = strip_counts(label["points"], label["bar"], orient, set(label.get("occluded", ())),
-                          label.get("bar_hidden", bool(label.get("hand"))))
+                          label.get("bar_hidden", bool(label.get("hand"))), hidden_as)
     return tuple(corners), geometry, orient, counts, strip_colours(label["points"], label["bar"], orient)
 
 
@@ -152,7 +153,8 @@ def photoreal_frame(args):
     path, seed, repeats = args
     label = json.loads(path.with_suffix(".json").read_text())
     image = cv2.imread(str(path))
-    corners, geometry, orient, counts, colours = photoreal_label(label)
+    # a point under a hand is taught as "not a point": the reader then knows something is over the board
+    corners, geometry, orient, counts, colours = photoreal_label(label, hidden_as=NOT_A_POINT)
     if label.get("hand") and "occluded" not in label:  # which points a hand hides is not known: leave them out
         counts = [-1] * 26
     rng = np.random.default_rng(seed)

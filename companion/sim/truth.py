@@ -29,15 +29,15 @@ def player0_colour(style: Style) -> str:
 
 
 
-def strip_counts(points, bar, orientation, occluded=(), bar_hidden=False) -> list[int]:
+def strip_counts(points, bar, orientation, occluded=(), bar_hidden=False, hidden_as: int = -1) -> list[int]:
     """The truth per strip (`companion.vision.strips`: 24 points in image order, then the bar's top and bottom
-    halves): how many checkers, or -1 where a hand hides it. `points` are (owner, count) in player 0's numbering,
-    `bar` the two players' counts, as a `FrameLabel` or a photoreal label holds them; `bar_hidden` says whether a
-    hand hides the bar: for both halves (a bool), or per player (a pair)."""
+    halves): how many checkers, or `hidden_as` (-1: unknown) where a hand hides a point. `points` are (owner,
+    count) in player 0's numbering, `bar` the two players' counts, as a `FrameLabel` or a photoreal label holds
+    them; `bar_hidden` says whether a hand hides the bar: for both halves (a bool), or per player (a pair)."""
     out = []
     for slot in range(24):
         point = orientation.point_of_slot(slot)
-        out.append(-1 if point in occluded else int(points[point - 1][1]))
+        out.append(hidden_as if point in occluded else int(points[point - 1][1]))
     hidden = (bar_hidden, bar_hidden) if isinstance(bar_hidden, bool) else tuple(bar_hidden)
     for top in (True, False):
         player = orientation.bar_owner(top)

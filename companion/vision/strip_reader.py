@@ -7,8 +7,12 @@ the 24 points: learned from strips cut where no board is, so an empty board is a
 Colours are the two sets found among the first checker of each occupied point (two-means), or the sets the profile
 learnt from the starting position.
 
+A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
+covered by something, and the reading is `busy` (the network learnt hands' strips as not points). A test of the
+frame's colour (the simulator reader's) fired on real frames' own grain, height and tall stacks.
+
 It gives the same `ImageReading` as `companion.vision.reader.BoardReader`, which it replaces where the board is not
-the simulator's (its trays, the hand test and the dice still use the plane of `companion.vision.plane`).
+the simulator's (its trays and the dice still use the plane of `companion.vision.plane`).
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ from companion.vision.adapt import Head
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
-from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _hand_over_frame,
-                                     _spread, _tray_half, _tray_rect, tray_halves, tray_side, two_colours)
+from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
+                                     _tray_rect, tray_halves, tray_side, two_colours)
 from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input, normalisation
 
 NOT_A_POINT = 16
@@ -38,6 +42,11 @@ however unlike the boards the network learnt, is read, with its low confidence s
 FIRST_CHECKER = (int(round((BEFORE + 0.45) * PX_PER_POINT)), STRIP_W // 2)
 """Where in a strip the first checker's middle lies (row, column) on the simulator's board."""
 COLOUR_ROWS = 56
+COVERED_LEAST = 0.5
+"""A point whose "not a point" chance is over this, on a board whose other points are points, is covered."""
+COVERED_MOST = 12
+"""More points than this unlike points: the corners are wrong or it is no board (the board confidence says so),
+not a hand."""
 """The rows of a strip the colour network sees: its first two or three checkers."""
 
 
@@ -95,6 +104,8 @@ class StripReader:
         return p[:, :NOT_A_POINT].max(axis=1)
 
     def read(self, image: np.ndarray, time: float = 0.0, rectified: np.ndarray | None = None) -> ImageReading:
+        """`rectified`: taken for the readers' common interface (the watcher rectifies once for the dice too);
+        this reader cuts its strips from the camera image itself."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
             raise NotABoard("the frame is not a colour image")
         lap = Laps()
@@ -117,8 +128,7 @@ class StripReader:
         bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres, is_point[24 + h], p_light.get(24 + h))
                     for h in (0, 1))
         lap("colours")
-        plane = self.plane.rectify(image) if rectified is None else rectified
-        busy = _hand_over_frame(plane)
+        busy = covered_points(p)
         trays = self._read_trays(image, centres)
         lap("trays")
         bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[np.clip(c, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0])
@@ -213,5 +223,14 @@ def _half(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
     return HalfRead(colour, best, float(dist[best] * min(1.0, 1.5 * sure) * is_point), low, high)
 
 
-__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "StripReader", "checker_colours",
+def covered_points(p: np.ndarray) -> str | None:
+    """What `busy` says when a few points are "not a point" and the rest are points; None when nothing covers
+    the board. `p`: the network's probabilities for the 26 strips."""
+    covered = int((p[:24, NOT_A_POINT] > COVERED_LEAST).sum())
+    if 0 < covered <= COVERED_MOST:
+        return f"a hand or something over the board ({covered} point{'s' if covered > 1 else ''} covered)"
+    return None
+
+
+__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "StripReader", "checker_colours", "covered_points",
            "colour_input"]
