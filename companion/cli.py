@@ -717,7 +717,10 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"measured: bar {g.bar_width:.1f} mm of a {g.play_width:.0f} mm playing area "
               f"({100 * g.bar_width / g.play_width:.1f} %), points {g.point_width:.1f} mm wide")
     what = "the starting position" if position is None and not args.labels else "the position given"
-    print(f"verified: {what} reads back. Profile saved to {out}")
+    if result.warning:
+        print(f"verified: {what} reads back, but {result.warning}. Profile saved to {out}")
+    else:
+        print(f"verified: {what} reads back. Profile saved to {out}")
     return EXIT_OK
 
 

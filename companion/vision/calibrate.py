@@ -10,7 +10,7 @@ position back through it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 import numpy as np
@@ -36,12 +36,19 @@ class Calibration:
     reading: ImageReading
     how: str
     """How the playing area was found, in words."""
+    warning: str | None = None
+    """What the profile still reads wrong on its own photo (a checker or two whose colour glare washed out)."""
 
 
 def start_orientations(reading: ImageReading) -> list[Orientation]:
     """Every orientation under which `reading` is the starting position (none, or two mirror images: the start
     looks the same with the players and their colours swapped)."""
     return orientations_of(reading, BoardReading.from_position(Position.start(), 0, trays=False))
+
+
+def _strip_counts(board: BoardReading, o: Orientation) -> list[int]:
+    counts = [board.points[o.point_of_slot(s) - 1].count for s in range(24)]
+    return counts + [board.bar[o.bar_owner(top)].count for top in (True, False)]
 
 
 def known_counts(board: BoardReading) -> list[list[int]]:
@@ -110,12 +117,19 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     else:
         geometry = None
         reading = BoardReader(corners, trays=side).read(image)
-    if reading.busy:
+    if reading.busy and reader != "strips":
         raise CalibrationError(f"{reading.busy}: calibrate with nothing over the board")
+    # the strip network may take a pattern or a shadow for something over the board: the profile reading the
+    # position back (below) is the test that matters, and says what covered the board if it fails
+    covered = f" ({reading.busy}?)" if reading.busy else ""
     choices = orientations_of(reading, target)
+    if not choices and reader == "strips" and adapt:
+        # read not quite right before this board is learnt: the way round whose counts fit best, if mostly right;
+        # the adapted reader must then read the position back exactly (`verify`)
+        choices = likeliest_orientations(reading, target)
     if not choices:
         what = "its starting position" if position is None else "the position given"
-        raise CalibrationError(f"the board is not in {what} as read ({_describe(reading)}): "
+        raise CalibrationError(f"the board is not in {what} as read ({_describe(reading)}){covered}: "
                                "set it up, light it evenly and try again")
     if player0 is not None:
         choices = [o for o in choices if o.player0_colour == player0]
@@ -130,12 +144,64 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
         counts = [target.points[orientation.point_of_slot(s) - 1].count for s in range(24)]
         counts += [target.bar[orientation.bar_owner(top)].count for top in (True, False)]
         head = adapted_head(image, corners, geometry, counts)
+    colours = dict(reading.colours)
+    measured = measured_colours(image, corners, geometry, orientation, target) if reader == "strips" else None
+    if measured is not None:
+        colours, lighter = measured
+        if player0 is None:
+            orientation = replace(orientation, player0_colour=lighter)
+        elif lighter != player0:
+            # player 0's set is the other one: the board lies the other way round, if the position looks the same
+            # that way (the start does); else the user's word names the sets
+            mirror = Orientation(not orientation.player0_at_bottom, not orientation.home_right, player0)
+            if _strip_counts(target, mirror) == _strip_counts(target, orientation):
+                orientation = mirror
+                colours, _ = measured_colours(image, corners, geometry, orientation, target) or (colours, None)
+            else:
+                colours = {"light": colours["dark"], "dark": colours["light"]}
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
-                      dict(reading.colours), reader=reader, geometry=geometry, head=head)
-    check = verify(profile, image, target)
-    if check:
-        raise CalibrationError(f"the profile does not read the position back: {check}")
-    return Calibration(profile, reading, how)
+                      colours, reader=reader, geometry=geometry, head=head)
+    counts_wrong, colours_wrong = differences(profile, image, target)
+    if counts_wrong or len(colours_wrong) > COLOURS_FORGIVEN:
+        raise CalibrationError(f"the profile does not read the position back: "
+                               f"{', '.join(counts_wrong + colours_wrong)}{covered}")
+    warning = None
+    if colours_wrong:  # glare on one stack is no reason to refuse a board whose every count reads right
+        warning = (f"on this photo the profile reads the colour of {', '.join(colours_wrong)} wrong "
+                   "(glare or shade on that stack?); the counts all read right")
+    return Calibration(profile, reading, how, warning)
+
+
+def measured_colours(image: np.ndarray, corners: Corners, geometry: BoardGeometry, orientation: Orientation,
+                     target: BoardReading) -> tuple[dict[str, tuple[float, float, float]], str] | None:
+    """Each set's colour (BGR) on this board, from the checkers the known position puts where (better than telling
+    two sets apart in a reading that may have some wrong), and which of them player 0's is: the lighter set is
+    "light" by what the photo shows, whatever a glare-struck reading said."""
+    import cv2
+
+    from companion.vision.strip_reader import StripReader, checker_colours
+
+    reader = StripReader(corners, geometry)
+    strips = reader.cutter.cut(image)
+    dists = np.zeros((26, 16))
+    owners: dict[int, int] = {}
+    for s in range(24):
+        point = target.points[orientation.point_of_slot(s) - 1]
+        dists[s, min(point.count, 15)] = 1.0
+        if point.count:
+            owners[s] = point.owner
+    dists[24:, 0] = 1.0
+    samples = checker_colours(strips, dists, geometry)
+    centres = []
+    for player in (0, 1):
+        lab = [samples[s] for s, owner in owners.items() if owner == player and s in samples]
+        if not lab:
+            return None
+        centres.append(np.clip(np.median(np.array(lab), axis=0), 0, 255).astype(np.uint8))
+    player0 = "light" if centres[0][0] >= centres[1][0] else "dark"
+    bgr = [tuple(float(v) for v in cv2.cvtColor(c.reshape(1, 1, 3), cv2.COLOR_LAB2BGR)[0, 0]) for c in centres]
+    other = "dark" if player0 == "light" else "light"
+    return {player0: bgr[0], other: bgr[1]}, player0
 
 
 CUTS = 16
@@ -195,14 +261,48 @@ def orientations_of(reading: ImageReading, target: BoardReading) -> list[Orienta
     return found
 
 
-def verify(profile: Profile, image: np.ndarray, target: BoardReading | None = None) -> str | None:
-    """None when `profile` reads `target` (the starting position by default) from `image`; else what differs."""
+MOSTLY = 23
+"""Points of 24 whose count an unadapted reading must get right for calibration to learn the board from it: one
+miscounted point is forgiven, two are not (a board one play away from the position differs at two at least)."""
+
+
+def likeliest_orientations(reading: ImageReading, target: BoardReading) -> list[Orientation]:
+    """The orientations under which `reading` counts the checkers of at least `MOSTLY` of `target`'s points, the
+    best first: the counts say which way round the board lies, the colours (where they agree) which set is player
+    0's."""
+    scored = []
+    for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
+        orientation = Orientation(bottom, home_right, colour)
+        board = reading.to_board_reading(orientation)
+        counts = sum(a.count == b.count for a, b in zip(board.points, target.points))
+        both = sum(a.count == b.count and a.owner == b.owner for a, b in zip(board.points, target.points))
+        if counts >= MOSTLY:  # colours may be wrong yet: calibration measures them on the known position
+            scored.append((counts, both, orientation))
+    scored.sort(key=lambda t: (-t[0], -t[1]))
+    return [o for *_, o in scored]
+
+
+COLOURS_FORGIVEN = 2
+"""Points whose colour alone a new profile may read wrong on its own photo: said as a warning, not refused."""
+
+
+def differences(profile: Profile, image: np.ndarray, target: BoardReading | None = None) -> tuple[list[str], list[str]]:
+    """The points `profile` reads from `image` with another count than `target` (the starting position by
+    default), and those with the right count but the other colour."""
     corners, _ = profile.locate(image)
     reading = profile.board_reader(corners).read(image)
     board = reading.to_board_reading(profile.orientation)
     start = target or BoardReading.from_position(Position.start(), 0, trays=False)
-    wrong = [f"point {i + 1}" for i, (a, b) in enumerate(zip(board.points, start.points))
-             if a.owner != b.owner or a.count != b.count]
+    counts = [f"point {i + 1}" for i, (a, b) in enumerate(zip(board.points, start.points)) if a.count != b.count]
+    colours = [f"point {i + 1}" for i, (a, b) in enumerate(zip(board.points, start.points))
+               if a.count == b.count and a.count and a.owner != b.owner]
+    return counts, colours
+
+
+def verify(profile: Profile, image: np.ndarray, target: BoardReading | None = None) -> str | None:
+    """None when `profile` reads `target` (the starting position by default) from `image`; else what differs."""
+    counts, colours = differences(profile, image, target)
+    wrong = sorted(counts + colours, key=lambda name: int(name.split()[1]))
     return ", ".join(wrong) if wrong else None
 
 
@@ -211,5 +311,6 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "known_counts", "measure", "orientations_of",
+__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts", "likeliest_orientations", "measure", "measured_colours",
+           "orientations_of",
            "start_orientations", "verify"]

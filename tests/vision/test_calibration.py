@@ -192,3 +192,47 @@ def test_click_without_a_display_says_to_give_corners(monkeypatch, tmp_path, cap
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     assert main(["calibrate", "--image", str(tmp_path / "start.png"), "--click", "--out", str(tmp_path / "p.toml")]) == 2
     assert "--corners" in capsys.readouterr().err and not (tmp_path / "p.toml").exists()
+
+
+def test_a_reading_off_by_one_point_still_says_how_the_board_lies_but_one_play_away_does_not():
+    from dataclasses import replace
+
+    from companion.referee.observations import BoardReading
+    from companion.vision.calibrate import likeliest_orientations, orientations_of
+    from companion.vision.strip_reader import StripReader
+
+    image, label = _render(Position.start(), tilt=10)
+    reading = StripReader(image_corners(label)).read(image)
+    start = BoardReading.from_position(Position.start(), 0, trays=False)
+    exact = orientations_of(reading, start)
+    assert exact and likeliest_orientations(reading, start)[0] in exact
+    # glare turns one stack's colour: no orientation reads the start exactly, the likeliest still finds it
+    slot = next(s for s, p in enumerate(reading.points) if p.count == 5)
+    other = "dark" if reading.points[slot].colour == "light" else "light"
+    glared = replace(reading, points=tuple(replace(p, colour=other) if s == slot else p
+                                           for s, p in enumerate(reading.points)))
+    assert orientations_of(glared, start) == []
+    assert likeliest_orientations(glared, start)[0] in exact
+    # a checker moved: two points' counts differ, and that is another position, not a misreading
+    moved = [s for s, p in enumerate(reading.points) if p.count in (5, 0)][:2]
+    def moved_count(p):
+        n = p.count - 1 if p.count else 1
+        return replace(p, count=n, low=n, high=n, colour=p.colour or "light")
+
+    played = replace(reading, points=tuple(moved_count(p) if s in moved else p for s, p in enumerate(reading.points)))
+    assert likeliest_orientations(played, start) == []
+
+
+def test_calibration_names_the_lighter_set_light_whatever_the_reading_said():
+    from companion.referee.observations import BoardReading
+    from companion.vision.calibrate import measured_colours
+
+    image, label = _render(Position.start(), tilt=10)
+    result = calibrate(image, corners=image_corners(label), markers=False)
+    o = result.profile.orientation
+    start = BoardReading.from_position(Position.start(), 0, trays=False)
+    colours, player0 = measured_colours(image, image_corners(label), result.profile.geometry, o, start)
+    assert player0 == o.player0_colour
+    assert sum(colours["light"]) > sum(colours["dark"])
+    swapped = Orientation(o.player0_at_bottom, o.home_right, "dark" if player0 == "light" else "light")
+    assert measured_colours(image, image_corners(label), result.profile.geometry, swapped, start)[1] == player0
