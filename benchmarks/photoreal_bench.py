@@ -106,7 +106,10 @@ def main() -> int:
                 if g is not None:
                     print(f"board {label['board_id']} ({label['style']}): bar {g.bar_width:.1f} mm of "
                           f"{g.play_width:.0f} ({100 * g.bar_width / g.play_width:.2f} %), true "
-                          f"{100 * geometry.bar_width / geometry.play_width:.2f} %", flush=True)
+                          f"{100 * geometry.bar_width / geometry.play_width:.2f} %; checkers "
+                          f"{g.checker / g.point_width:.3f} of a point's width, true "
+                          f"{geometry.checker / geometry.point_width:.3f}; points {g.point_length / g.play_height:.3f}"
+                          f" of the height, true {geometry.point_length / geometry.play_height:.3f}", flush=True)
             except CalibrationError as exc:
                 profiles[label["board_id"]] = None
                 print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)

@@ -145,6 +145,8 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
         counts += [target.bar[orientation.bar_owner(top)].count for top in (True, False)]
         head = adapted_head(image, corners, geometry, counts)
     colours = dict(reading.colours)
+    if reader == "strips":
+        geometry = measured_sizes(image, corners, geometry, orientation, target)
     measured = measured_colours(image, corners, geometry, orientation, target) if reader == "strips" else None
     if measured is not None:
         colours, lighter = measured
@@ -202,6 +204,28 @@ def measured_colours(image: np.ndarray, corners: Corners, geometry: BoardGeometr
     bgr = [tuple(float(v) for v in cv2.cvtColor(c.reshape(1, 1, 3), cv2.COLOR_LAB2BGR)[0, 0]) for c in centres]
     other = "dark" if player0 == "light" else "light"
     return {player0: bgr[0], other: bgr[1]}, player0
+
+
+def measured_sizes(image: np.ndarray, corners: Corners, geometry: BoardGeometry, orientation: Orientation,
+                   target: BoardReading) -> BoardGeometry:
+    """`geometry` with this board's checker diameter and point length measured on the known position."""
+    import cv2
+
+    from companion.vision.geometry import measure_checkers_and_points
+
+    first = measured_colours(image, corners, geometry, orientation, target)
+    if first is None:
+        return geometry
+    colours, player0 = first
+    other = "dark" if player0 == "light" else "light"
+    lab = [cv2.cvtColor(np.uint8([[colours[name]]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+           for name in (player0, other)]  # player 0's set, player 1's
+    counts = _strip_counts(target, orientation)
+    checker_lab = []
+    for s in range(24):
+        point = target.points[orientation.point_of_slot(s) - 1]
+        checker_lab.append(lab[point.owner] if point.count else np.zeros(3, np.float32))
+    return measure_checkers_and_points(image, corners, geometry, counts, checker_lab)
 
 
 CUTS = 16
@@ -311,6 +335,6 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts", "likeliest_orientations", "measure", "measured_colours",
+__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts", "likeliest_orientations", "measure", "measured_colours", "measured_sizes",
            "orientations_of",
            "start_orientations", "verify"]
