@@ -17,7 +17,8 @@ Each frame is read with the playing area's true corners (as a user gives them), 
 A point is *right* when the best guess is the true count and colour; a frame is *fully right* when its 24 points
 and both bar halves are. *Refused*: frames whose board confidence is under `GIVEN_LEAST`, which `companion read`
 refuses even with the corners given; also counted, frames under `BOARD_LEAST` (refused where no corners were given).
-Points a hand hides (the label's `occluded`) are not judged; frames with a hand are also reported apart.
+Points a hand hides (the label's `occluded`) are not judged; frames with a hand are also reported apart, and how
+often the reading says `busy` (something over the board) on frames with a hand and without one.
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def main() -> int:
         out = judge(reading, orient, label)
         tilt = float(label["pose"].get("tilt", 0))
         out.update(name=path.name, style=label.get("style"), tilt=tilt, hand=bool(label.get("hand")),
-                   calibrated=calibrated)
+                   calibrated=calibrated, busy=reading.busy is not None)
         results.append(out)
     report(results, args, times)
     if args.locate:
@@ -189,6 +190,10 @@ def report(results: list[dict], args, times) -> None:
         line(f"design {style}", rows)
     for low, high in ((0, 15), (15, 30), (30, 46)):
         line(f"tilt {low}-{high} degrees", [r for r in results if low <= r["tilt"] < high])
+    hands = [r for r in results if r["hand"]]
+    clear = [r for r in results if not r["hand"]]
+    print(f"busy (something over the board): said on {sum(r['busy'] for r in hands)} of {len(hands)} frames with "
+          f"a hand, and on {sum(r['busy'] for r in clear)} of {len(clear)} without one")
     if times:
         print(f"time per frame (read, with the bar measured when uncalibrated): median "
               f"{1000 * statistics.median(times):.1f} ms")

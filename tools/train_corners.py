@@ -37,6 +37,10 @@ def sim_frame(index: int):
     return image, np.array(image_corners(label), np.float32)
 
 
+DEV_BOARDS = range(10, 15)
+"""Photoreal training-design boards kept to measure on (`benchmarks/photoreal_bench.py` reads them too)."""
+
+
 def photoreal_frames(root: Path):
     train, val = [], []
     for path in sorted((root / "train").glob("*.jpg")):
@@ -48,7 +52,7 @@ def photoreal_frames(root: Path):
         scale = np.array([STORE[0] / image.shape[1], STORE[1] / image.shape[0]])
         small = cv2.resize(image, STORE, interpolation=cv2.INTER_AREA)
         item = (small, ((np.array(corners) + 0.5) * scale - 0.5).astype(np.float32))
-        (val if int(label["board_id"].rsplit("-", 1)[1]) >= 10 else train).append(item)
+        (val if int(label["board_id"].rsplit("-", 1)[1]) in DEV_BOARDS else train).append(item)
     return train, val
 
 
