@@ -155,6 +155,7 @@ def photoreal_frame(args):
     image = cv2.imread(str(path))
     # a point under a hand is taught as "not a point": the reader then knows something is over the board
     corners, geometry, orient, counts, colours = photoreal_label(label, hidden_as=NOT_A_POINT)
+    colours = [-1 if n == NOT_A_POINT else c for n, c in zip(counts, colours)]  # a hand's colour is no set's
     if label.get("hand") and "occluded" not in label:  # which points a hand hides is not known: leave them out
         counts = [-1] * 26
     rng = np.random.default_rng(seed)
