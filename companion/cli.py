@@ -715,7 +715,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     if profile.geometry is not None:
         g = profile.geometry
         print(f"measured: bar {g.bar_width:.1f} mm of a {g.play_width:.0f} mm playing area "
-              f"({100 * g.bar_width / g.play_width:.1f} %), points {g.point_width:.1f} mm wide")
+              f"({100 * g.bar_width / g.play_width:.1f} %), points {g.point_width:.1f} mm wide and "
+              f"{g.point_length:.0f} mm long, checkers {g.checker:.1f} mm across")
     what = "the starting position" if position is None and not args.labels else "the position given"
     if result.warning:
         print(f"verified: {what} reads back, but {result.warning}. Profile saved to {out}")
