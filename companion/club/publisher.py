@@ -43,14 +43,15 @@ class LinkStatus:
 class Publisher:
     """Publishes one journal to `club/<event>/<board>/journal`; runs in a thread of its own."""
 
-    def __init__(self, journal: Journal | str | Path, url: ClubURL, board: str, *, user: str | None = None,
+    def __init__(self, journal: Journal, url: ClubURL, board: str, *, user: str | None = None,
                  password: str | None = None, resend_after: float = 2.0, poll: float = 0.02,
                  save_every: float = 0.5, client_id: str | None = None, ca: str | Path | None = None) -> None:
-        """`journal`: the recorder's open journal, which the acknowledgements are appended to; or the path of a
-        journal nobody else is writing (a finished match to send), which the publisher opens itself."""
-        self._owns_journal = not isinstance(journal, Journal)
-        self.writer = Journal.reopen(journal)[0] if self._owns_journal else journal
-        self.journal = self.writer.path
+        """`journal`: the recorder's open journal (the one writer of the file), which the acknowledgements are
+        appended to. To send a finished match, open it with `Journal.reopen` and close it after `stop`."""
+        if not isinstance(journal, Journal):
+            raise TypeError("a Publisher appends to the recorder's open Journal, not to a path of its own")
+        self.writer = journal
+        self.journal = journal.path
         self.url, self.board = url, check_name("board", board)
         self.user = user or url.user or board_user(board)
         self.password = password if password is not None else url.password
@@ -195,8 +196,6 @@ class Publisher:
         if self._thread is not None:
             self._thread.join(5)
         self._save_acked(force=True)
-        if self._owns_journal:
-            self.writer.close()
         self.client.disconnect()
         self.client.loop_stop()
 

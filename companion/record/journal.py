@@ -153,7 +153,8 @@ class Journal:
             header = replace(header, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
-            handle = open(p, "xb")  # never overwrite a match
+            # never overwrite a match; append-only, so a line lands at the end whoever else has the file open
+            handle = os.fdopen(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644), "ab")
         except FileExistsError as exc:
             raise JournalError(f"{p} exists already: resume it with --resume, or choose another file") from exc
         except OSError as exc:
@@ -168,9 +169,9 @@ class Journal:
         contents = read_journal(path)
         p = Path(path)
         try:
-            handle = open(p, "r+b")
-            handle.truncate(contents.good_bytes)
-            handle.seek(contents.good_bytes)
+            with open(p, "r+b") as cut:
+                cut.truncate(contents.good_bytes)
+            handle = open(p, "ab")  # every line lands at the end, whoever else has the file open
         except OSError as exc:
             raise JournalError(f"cannot reopen the journal {p}: {exc.strerror or exc}") from exc
         return cls(p, handle, contents.header, len(contents.observations), contents.acked), contents
@@ -199,7 +200,7 @@ class Journal:
 
     def _write(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-        start = self._handle.tell()
+        start = os.fstat(self._handle.fileno()).st_size  # the end, where an append-only write lands
         try:
             self._handle.write(line)
             self._handle.flush()
@@ -207,7 +208,6 @@ class Journal:
         except OSError as exc:
             try:  # leave no half line for the next entry to follow
                 self._handle.truncate(start)
-                self._handle.seek(start)
             except OSError:
                 pass
             raise JournalError(f"cannot write the journal {self.path}: {exc.strerror or exc}") from exc

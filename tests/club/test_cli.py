@@ -21,6 +21,7 @@ from companion.club.broker import BrokerConfig, LocalBroker, free_port
 from companion.club.publisher import Publisher
 from companion.club.server import ClubServer
 from companion.club.topics import SERVER_USER, ClubURL, board_user
+from companion.record.journal import Journal
 from companion.tui.app import CompanionApp
 
 from .conftest import BOARDS, EVENT, journal_lines, listening_addresses, make_journal, wait_for
@@ -87,7 +88,8 @@ def test_a_board_reaches_a_tls_broker_with_the_clubs_own_ca(tmp_path, store, dem
     url = ClubURL.parse(broker.url())
     assert url.tls
     server = ClubServer(store, url, password=broker.passwords[SERVER_USER], ca=str(cert)).start()
-    good = Publisher(journal, url, "1", password=broker.passwords[board_user("1")], ca=cert).start()
+    sent = Journal.reopen(journal)[0]  # a finished match, sent on its own
+    good = Publisher(sent, url, "1", password=broker.passwords[board_user("1")], ca=cert).start()
     try:
         assert good.flush(20), good.status()
         assert store.lines(EVENT, "1") == journal_lines(journal)
@@ -109,6 +111,7 @@ def test_a_board_reaches_a_tls_broker_with_the_clubs_own_ca(tmp_path, store, dem
         assert answers[0] == "dropped"
     finally:
         good.stop()
+        sent.close()
         server.stop()
         broker.stop()
 

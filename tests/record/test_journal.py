@@ -189,3 +189,28 @@ def test_an_observation_that_cannot_be_journalled_is_not_decided(tmp_path, monke
     events = recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
     assert [type(e).__name__ for e in events] == ["PlayMade"]
     assert len(read_journal(tmp_path / "m.jsonl").observations) == 2
+
+
+def test_a_second_handle_on_a_journal_cannot_overwrite_its_entries(tmp_path):
+    """Journals append only: a line lands at the end whoever else has the file open (a publisher given a journal
+    reopened by path while the recorder still writes it used to write its acknowledgement over newer entries)."""
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    other, _ = Journal.reopen(path)
+    recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
+    recorder.observe(DiceReading((6, 5)))
+    other.append_ack(1)
+    recorder.close()
+    other.close()
+    contents = read_journal(path)
+    assert len(contents.observations) == 3 and contents.acked == 1 and not contents.torn
+
+
+def test_a_publisher_takes_the_open_journal_not_a_path(tmp_path):
+    from companion.club.publisher import Publisher
+    from companion.club.topics import ClubURL
+
+    Recorder.create(tmp_path / "m.jsonl", JournalHeader(("A", "B"), 3)).close()
+    with pytest.raises(TypeError, match="open Journal"):
+        Publisher(tmp_path / "m.jsonl", ClubURL.parse("mqtt://127.0.0.1:1/club"), "1")
