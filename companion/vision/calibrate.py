@@ -51,6 +51,15 @@ def _strip_counts(board: BoardReading, o: Orientation) -> list[int]:
     return counts + [board.bar[o.bar_owner(top)].count for top in (True, False)]
 
 
+def _looks_swapped(board: BoardReading, o: Orientation, mirror: Orientation) -> bool:
+    """Whether `board` seen under `mirror` shows the same counts as under `o`, each in the other set's colour."""
+    for s in range(24):
+        a, b = board.points[o.point_of_slot(s) - 1], board.points[mirror.point_of_slot(s) - 1]
+        if a.count != b.count or (a.count and o.colour_of(a.owner) == mirror.colour_of(b.owner)):
+            return False
+    return _strip_counts(board, o)[24:] == _strip_counts(board, mirror)[24:]
+
+
 def known_counts(board: BoardReading) -> list[list[int]]:
     """The checkers per strip (points in image order, then the bar's top and bottom halves) that `board` shows, for
     each way round the camera may see it, colours aside: what the board's measurements are fitted to."""
@@ -123,9 +132,9 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     # position back (below) is the test that matters, and says what covered the board if it fails
     covered = f" ({reading.busy}?)" if reading.busy else ""
     choices = orientations_of(reading, target)
-    if not choices and reader == "strips" and adapt:
-        # read not quite right before this board is learnt: the way round whose counts fit best, if mostly right;
-        # the adapted reader must then read the position back exactly (`verify`)
+    if not choices and reader == "strips":
+        # every count right but some colours wrong before this board's sets are measured: the way round from the
+        # counts; the profile must then read the position back (`differences`)
         choices = likeliest_orientations(reading, target)
     if not choices:
         what = "its starting position" if position is None else "the position given"
@@ -156,7 +165,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
             # player 0's set is the other one: the board lies the other way round, if the position looks the same
             # that way (the start does); else the user's word names the sets
             mirror = Orientation(not orientation.player0_at_bottom, not orientation.home_right, player0)
-            if _strip_counts(target, mirror) == _strip_counts(target, orientation):
+            if _looks_swapped(target, orientation, mirror):
                 orientation = mirror
                 colours, _ = measured_colours(image, corners, geometry, orientation, target) or (colours, None)
             else:
@@ -285,25 +294,21 @@ def orientations_of(reading: ImageReading, target: BoardReading) -> list[Orienta
     return found
 
 
-MOSTLY = 23
-"""Points of 24 whose count an unadapted reading must get right for calibration to learn the board from it: one
-miscounted point is forgiven, two are not (a board one play away from the position differs at two at least)."""
-
-
 def likeliest_orientations(reading: ImageReading, target: BoardReading) -> list[Orientation]:
-    """The orientations under which `reading` counts the checkers of at least `MOSTLY` of `target`'s points, the
-    best first: the counts say which way round the board lies, the colours (where they agree) which set is player
-    0's."""
+    """The orientations under which `reading` counts every point's checkers as `target` has them, whatever their
+    colours, the best first by how many colours agree: the counts say which way round the board lies, calibration
+    then measures the sets' colours on the known position. A count wrong is refused, never forgiven: a checker
+    missing, on the bar or borne off changes a single point's."""
     scored = []
     for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
         orientation = Orientation(bottom, home_right, colour)
         board = reading.to_board_reading(orientation)
-        counts = sum(a.count == b.count for a, b in zip(board.points, target.points))
-        both = sum(a.count == b.count and a.owner == b.owner for a, b in zip(board.points, target.points))
-        if counts >= MOSTLY:  # colours may be wrong yet: calibration measures them on the known position
-            scored.append((counts, both, orientation))
-    scored.sort(key=lambda t: (-t[0], -t[1]))
-    return [o for *_, o in scored]
+        if any(a.count != b.count for a, b in zip(board.points, target.points)):
+            continue  # (the bar is not compared: a cube or a die lies there as often as a checker)
+        both = sum(a.owner == b.owner for a, b in zip(board.points, target.points) if a.count)
+        scored.append((both, orientation))
+    scored.sort(key=lambda t: -t[0])
+    return [o for _, o in scored]
 
 
 COLOURS_FORGIVEN = 2
