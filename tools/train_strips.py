@@ -25,6 +25,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.strips import STRIP_H, STRIP_W  # noqa: E402
+from tools.onnx_state import check_against_onnx, freeze_batch_norm, state_from_onnx  # noqa: E402
 
 CLASSES = 17
 
@@ -120,7 +121,8 @@ def main() -> int:
     parser.add_argument("--data", nargs="+", required=True)
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--init", type=Path, help="a .pt state to start from (fine-tuning)")
+    parser.add_argument("--init", type=Path, help="a .pt state or a shipped .onnx file to start from (fine-tuning; "
+                        "from ONNX, the BatchNorm layers stay frozen)")
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strips.onnx")
@@ -133,14 +135,19 @@ def main() -> int:
     held = np.isin(group, np.unique(group)[::10])  # every tenth group for validation
     train_rows, val_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
     model = StripNet()
+    frozen = args.init is not None and args.init.suffix == ".onnx"
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(state_from_onnx(model, args.init) if frozen else torch.load(args.init))
+        if frozen:
+            print(f"started from {args.init}: off by {check_against_onnx(model, args.init, (8, 3, STRIP_H, STRIP_W)):.1g}")
     steps = args.epochs * (len(train_rows) // args.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     start, step = time.perf_counter(), 0
     for epoch in range(args.epochs):
         model.train()
+        if frozen:
+            freeze_batch_norm(model)
         order = rng.permutation(train_rows)
         total = 0.0
         for b in range(len(order) // args.batch):

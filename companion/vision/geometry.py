@@ -138,7 +138,9 @@ def measure_checkers_and_points(image: np.ndarray, corners: Corners, geometry: B
                                 counts: Sequence[int], checker_lab: Sequence[np.ndarray]) -> BoardGeometry:
     """`geometry` with the checkers' diameter and the points' length measured on a photo of a known position:
     `counts` per strip (image order, as `fit_bar`'s), `checker_lab` the Lab colour of each strip's checkers
-    (anything for an empty strip). What cannot be measured (no contrast, no stack of five or fewer) is kept."""
+    (anything for an empty strip). What cannot be measured is kept: the point length without an empty point that
+    stands out from the field, the diameter without a stack whose twin (the point of the same
+    colour two over, on the same side) is empty to compare it with."""
     import cv2
 
     from companion.vision.strips import BEFORE, PX_PER_POINT, StripCutter

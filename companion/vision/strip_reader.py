@@ -8,8 +8,9 @@ Colours are the two sets found among the first checker of each occupied point (t
 learnt from the starting position.
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
-covered by something, and the reading is `busy` (the network learnt hands' strips as not points). A test of the
-frame's colour (the simulator reader's) fired on real frames' own grain, height and tall stacks.
+covered by something, and the reading is `busy` (the photoreal training strips a hand hides are labelled "not a
+point"). A test of the frame's colour (the simulator reader's) fired on real frames' own grain, height and tall
+stacks. Only the 24 points are tested: a hand over the bar or a tray alone is not seen.
 
 It gives the same `ImageReading` as `companion.vision.reader.BoardReader`, which it replaces where the board is not
 the simulator's (its trays and the dice still use the plane of `companion.vision.plane`).
@@ -42,12 +43,12 @@ however unlike the boards the network learnt, is read, with its low confidence s
 FIRST_CHECKER = (int(round((BEFORE + 0.45) * PX_PER_POINT)), STRIP_W // 2)
 """Where in a strip the first checker's middle lies (row, column) on the simulator's board."""
 COLOUR_ROWS = 56
+"""The rows of a strip the colour network sees: its first two or three checkers."""
 COVERED_LEAST = 0.5
 """A point whose "not a point" chance is over this, on a board whose other points are points, is covered."""
 COVERED_MOST = 12
 """More points than this unlike points: the corners are wrong or it is no board (the board confidence says so),
 not a hand."""
-"""The rows of a strip the colour network sees: its first two or three checkers."""
 
 
 @lru_cache(maxsize=2)

@@ -1,0 +1,80 @@
+"""A PyTorch state rebuilt from a shipped ONNX file, so a network can be fine-tuned from the model the companion
+runs (the training runs' `.pt` states are not kept in the repository).
+
+The ONNX export folds each BatchNorm into the convolution before it (a weight scaled, a bias added), so the
+rebuilt state gives each convolution the folded weight and its BatchNorm the identity plus the folded bias: the
+same function exactly. Fine-tune such a model with its BatchNorm layers in eval mode (`freeze_batch_norm`), or
+their batch statistics would replace the folded ones at the first step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import onnx
+import torch
+from onnx import numpy_helper
+from torch import nn
+
+
+def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
+    """`model`'s state dict with every weight taken from `path`, an export of the same architecture."""
+    graph = onnx.load(str(path)).graph
+    values = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    state = model.state_dict()
+    # the folded convolutions, in graph order; their initialisers lost their names
+    folded = [node for node in graph.node if node.op_type == "Conv" and node.input[1].startswith("onnx::")]
+    modules = list(model.named_modules())
+    convs = [(name, m, modules[i + 1][1] if i + 1 < len(modules) else None)
+             for i, (name, m) in enumerate(modules) if isinstance(m, nn.Conv2d)
+             and not any(n == f"{name}.weight" or n.endswith(f".{name}.weight") for n in values)]
+    if len(folded) != len(convs):
+        raise ValueError(f"{path}: {len(folded)} folded convolutions, the model has {len(convs)}")
+    for node, (name, conv, norm) in zip(folded, convs):
+        weight = torch.from_numpy(values[node.input[1]].copy())
+        bias = torch.from_numpy(values[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(len(weight))
+        if tuple(weight.shape) != tuple(conv.weight.shape):
+            raise ValueError(f"{path}: {name} is {tuple(weight.shape)}, the model's {tuple(conv.weight.shape)}")
+        state[f"{name}.weight"] = weight
+        if isinstance(norm, nn.BatchNorm2d):
+            norm_name = next(n for n, m in modules if m is norm)
+            state[f"{norm_name}.weight"] = torch.ones_like(bias)
+            state[f"{norm_name}.bias"] = bias
+            state[f"{norm_name}.running_mean"] = torch.zeros_like(bias)
+            state[f"{norm_name}.running_var"] = torch.full_like(bias, 1.0 - norm.eps)
+        elif conv.bias is not None:
+            state[f"{name}.bias"] = bias
+    for key in state:
+        # named initialisers keep the module path, under the wrapper's own prefix if the export wrapped the model
+        named = [v for n, v in values.items() if n == key or n.endswith("." + key)]
+        if len(named) == 1:
+            state[key] = torch.from_numpy(named[0].copy())
+    return state
+
+
+def freeze_batch_norm(model: nn.Module) -> None:
+    """Put the BatchNorm layers in eval mode (call after each `model.train()`)."""
+    for m in model.modules():
+        if isinstance(m, nn.modules.batchnorm._BatchNorm):
+            m.eval()
+
+
+def check_against_onnx(model: nn.Module, path: Path, shape: tuple[int, ...], tolerance: float = 1e-3) -> float:
+    """The largest difference between `model` (in eval mode, first output) and ONNX Runtime running `path` on
+    random input of `shape`; raises if it is over `tolerance` (the state was rebuilt wrong)."""
+    import numpy as np
+    import onnxruntime
+
+    session = onnxruntime.InferenceSession(str(path))
+    x = np.random.default_rng(0).normal(size=shape).astype(np.float32)
+    expected = session.run(None, {session.get_inputs()[0].name: x})[0]
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        got = model(torch.from_numpy(x))
+    model.train(was_training)
+    got = (got[0] if isinstance(got, (tuple, list)) else got).numpy()
+    worst = float(np.abs(got - expected).max())
+    if worst > tolerance:
+        raise ValueError(f"the state rebuilt from {path} differs from it by {worst:.3g}")
+    return worst
