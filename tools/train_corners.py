@@ -23,6 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.keypoints import INPUT, from_cells, peaks, to_cells  # noqa: E402
+from tools.onnx_state import check_against_onnx, freeze_batch_norm, state_from_onnx  # noqa: E402
 
 STORE = (320, 180)
 """Frames are kept at this size (a margin over `INPUT` for the augmentation's scaling)."""
@@ -165,7 +166,8 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=2500)
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--init", type=Path, help="a .pt state to start from (fine-tuning)")
+    parser.add_argument("--init", type=Path, help="a .pt state or a shipped .onnx file to start from (fine-tuning; "
+                        "from ONNX, the BatchNorm layers stay frozen)")
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
@@ -182,11 +184,17 @@ def main() -> int:
     print(f"{len(sim)} sim frames, {len(real)} photoreal (+{len(real_val)} to measure on) "
           f"in {time.time() - started:.0f} s", flush=True)
     model = build_model()
+    frozen = args.init is not None and args.init.suffix == ".onnx"
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(state_from_onnx(model, args.init) if frozen else torch.load(args.init))
+        if frozen:
+            off = check_against_onnx(model, args.init, (2, 3, INPUT[1], INPUT[0]))
+            print(f"started from {args.init}: off by {off:.1g}")
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps, pct_start=0.1)
     for step in range(args.steps):
+        if frozen:
+            freeze_batch_norm(model)  # (`errors` puts the model back in train mode)
         idx = rng.integers(len(pool_items), size=args.batch)
         xs, ts = zip(*(augment(*pool_items[i], rng) for i in idx))
         logits = model(torch.from_numpy(np.stack(xs)))
