@@ -15,6 +15,7 @@ from pathlib import Path
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Digits, Footer, Header, Input, RichLog, Static
@@ -283,10 +284,20 @@ class CompanionApp(App):
             self.set_class(self.mode == "referee", "-referee")
             self.query_one("#clock-large").display = self.mode == "referee"  # large for the players to see
             self.run_clock()
-            self.set_interval(0.2, self.refresh_clock)
+            self.set_interval(0.2, self._while_shown(self.refresh_clock))
         if self.club is not None:  # the link changes on its own (Wi-Fi, the server): look at it every second
-            self.set_interval(1.0, self.refresh_status)
+            self.set_interval(1.0, self._while_shown(self.refresh_status))
         self.query_one("#command", Input).focus()
+
+    def _while_shown(self, refresh):
+        """`refresh` for a timer: the main screen's widgets are always there but while the app shuts down, when a
+        last tick found them gone and raised NoMatches out of the timer (seen under load); that tick does nothing."""
+        def tick() -> None:
+            try:
+                refresh()
+            except NoMatches:
+                pass
+        return tick
 
 
     # -- observations ---------------------------------------------------------------------------------

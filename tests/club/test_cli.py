@@ -147,3 +147,23 @@ def test_club_options_are_checked_before_the_match_starts(tmp_path, capsys):
         assert main(["run", "--no-ui", "--journal", journal, "--replay", DEMO, *extra]) == 2
         assert said in capsys.readouterr().err
     assert not Path(journal).exists()  # nothing was started
+
+
+async def test_a_status_tick_during_shutdown_does_not_fail_the_exit(tmp_path, demo_match):
+    """The club status is refreshed every second by a timer; a tick after the widgets are gone is nothing."""
+    from textual.css.query import NoMatches
+
+    header, observations = demo_match
+    recorder = make_journal(tmp_path / "b.jsonl", header, observations[:6])
+    nobody = ClubURL.parse(f"mqtt://127.0.0.1:{free_port()}/{EVENT}")
+    club = Publisher(recorder.journal, nobody, "5", password="x").start()
+    app = CompanionApp(recorder, mode="record", club=club)
+    try:
+        async with app.run_test(size=(130, 48)) as pilot:
+            await pilot.pause()
+        with pytest.raises(NoMatches):  # what a late tick met
+            app.refresh_status()
+        app._while_shown(app.refresh_status)()
+    finally:
+        club.stop()
+        recorder.close()
