@@ -152,7 +152,10 @@ def _start_recording(journal: Path) -> subprocess.Popen:
 def test_killed_at_a_random_moment_resume_loses_nothing_that_was_shown(tmp_path, seed):
     journal = tmp_path / "crash.jsonl"
     process = _start_recording(journal)
-    time.sleep(random.Random(seed).uniform(0.8, 2.5))  # the interpreter starts in ~0.5 s; the match takes ~3 s
+    started = time.monotonic()
+    while not journal.exists() and time.monotonic() - started < 60:  # the interpreter starts (slowly under load)
+        time.sleep(0.01)
+    time.sleep(random.Random(seed).uniform(0.1, 2.0))  # then a random moment of the match (which takes ~3 s)
     process.send_signal(signal.SIGKILL)
     shown, _ = process.communicate()
     shown_lines = shown.splitlines()
