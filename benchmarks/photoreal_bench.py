@@ -81,7 +81,7 @@ def main() -> int:
     parser.add_argument("--reader", choices=("strips", "classic"), default="strips")
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--locate", action="store_true", help="find the corners instead of giving them")
-    parser.add_argument("--no-adapt", action="store_true", help="calibrate without adapting the last layer")
+    parser.add_argument("--adapt", action="store_true", help="calibrate adapting the strip network's last layer")
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--json", type=Path, help="write every frame's result here")
     parser.add_argument("--limit", type=int, default=0)
@@ -101,7 +101,7 @@ def main() -> int:
             image = cv2.imread(str(path))
             try:
                 result = calibrate(image, corners=_jitter(corners, rng, args.jitter), markers=False,
-                                   reader=args.reader, player0=orient.player0_colour, adapt=not args.no_adapt)
+                                   reader=args.reader, player0=orient.player0_colour, adapt=args.adapt)
                 profiles[label["board_id"]] = result.profile
                 g = result.profile.geometry
                 if g is not None:
@@ -177,7 +177,7 @@ def report(results: list[dict], args, times) -> None:
               f"{100 * sum(r['bar_right'] for r in rows) / len(rows):5.1f} %  refused {refused} "
               f"(under {BOARD_LEAST} board confidence: {unsure})")
 
-    mode = ("calibrated" + (" without adapting" if args.no_adapt else "")) if args.calibrate else "uncalibrated"
+    mode = ("calibrated" + (", last layer adapted" if args.adapt else "")) if args.calibrate else "uncalibrated"
     mode += ", corners found" if args.locate else ", corners given"
     print(f"\n{args.reader} reader, {mode}, {args.dir}")
     line("all", results)

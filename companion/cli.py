@@ -704,7 +704,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     position = _known_position(args)
     result = calibrate(image, corners=corners, player0=args.player0,
                        markers=True if args.markers else (False if args.no_markers else None),
-                       reader=args.reader, position=position, labels=_labels(args))
+                       reader=args.reader, position=position, labels=_labels(args), adapt=args.adapt)
     out = Path(args.out) if args.out else default_profile_path()
     profile = replace(result.profile, flat_dice=True) if args.flat_dice else result.profile
     profile.save(out)
@@ -1029,6 +1029,9 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--reader", choices=("strips", "classic"), default="strips",
                            help="measure this board and read it with the strip network (default), or assume the "
                            "simulator's board")
+    calibrate.add_argument("--adapt", action="store_true",
+                           help="also fit the strip network's last layer to this photo (saved beside the profile; "
+                           "off by default: it read development boards a little worse)")
     calibrate.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
     calibrate.add_argument("--wait", type=_seconds, default=5.0,
                          help="how long to look for a camera or dice cup that cannot be opened before giving up "

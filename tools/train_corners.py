@@ -188,7 +188,7 @@ def main() -> int:
     if args.init:
         model.load_state_dict(state_from_onnx(model, args.init) if frozen else torch.load(args.init))
         if frozen:
-            off = check_against_onnx(model, args.init, (2, 3, INPUT[1], INPUT[0]))
+            off = check_against_onnx(model, args.init, (1, 3, INPUT[1], INPUT[0]))  # its batch is fixed at 1
             print(f"started from {args.init}: off by {off:.1g}")
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps, pct_start=0.1)

@@ -159,7 +159,8 @@ def test_calibration_adapts_the_last_layer_and_the_profile_keeps_it(tmp_path):
     from companion.vision.reader import MODELS
 
     image, corners = _render(Position.start(), tilt=15, style=STYLES[2])
-    result = calibrate(image, corners=corners, markers=False)
+    assert calibrate(image, corners=corners, markers=False).profile.head is None  # adapting is asked for
+    result = calibrate(image, corners=corners, markers=False, adapt=True)
     profile = result.profile
     assert profile.head is not None
     shipped = shipped_head(MODELS)
