@@ -235,6 +235,24 @@ def test_the_strip_reader_reads_the_committed_photoreal_sample():
     assert right / seen >= 0.90, (right, seen)
 
 
+def test_a_hand_over_the_points_of_the_photoreal_sample_is_busy_and_a_clear_board_is_not():
+    """The learned hand test on the committed sample: the frame whose hand hides nine points reads busy, none of
+    the five frames without a hand does (the models before session 22's fine-tuning called a ten-checker stack
+    of train-00013-03 a hand)."""
+    from tools.strip_data import photoreal_label
+
+    said = {}
+    for path in sorted(SAMPLE.glob("*.jpg")):
+        label = json.loads(path.with_suffix(".json").read_text())
+        corners = photoreal_label(label)[0]
+        image = cv2.imread(str(path))
+        said[path.stem] = (label["hand"], len(label.get("occluded", ())),
+                           bool(StripReader(corners, fit_bar(image, corners)).read(image).busy))
+    assert said["heldout-00004-03"] == (True, 9, True)
+    clear = [name for name, (hand, _, _) in said.items() if not hand]
+    assert len(clear) == 5 and not any(said[name][2] for name in clear), said
+
+
 def test_calibration_measures_the_checkers_and_points_of_a_photoreal_board():
     """The committed sample's starting-position frame of a development board (never trained on): the checkers'
     diameter and the points' length measured within a few % of the truth (this board's checkers happen to be
