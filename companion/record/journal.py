@@ -154,7 +154,9 @@ class Journal:
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
             # never overwrite a match; append-only, so a line lands at the end whoever else has the file open
-            handle = os.fdopen(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644), "ab")
+            # unbuffered: a line that failed to write must not wait in a buffer for the next write to carry it
+            handle = os.fdopen(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644), "ab",
+                               buffering=0)
         except FileExistsError as exc:
             raise JournalError(f"{p} exists already: resume it with --resume, or choose another file") from exc
         except OSError as exc:
@@ -171,7 +173,7 @@ class Journal:
         try:
             with open(p, "r+b") as cut:
                 cut.truncate(contents.good_bytes)
-            handle = open(p, "ab")  # every line lands at the end, whoever else has the file open
+            handle = open(p, "ab", buffering=0)  # every line lands at the end, whoever else has the file open
         except OSError as exc:
             raise JournalError(f"cannot reopen the journal {p}: {exc.strerror or exc}") from exc
         return cls(p, handle, contents.header, len(contents.observations), contents.acked), contents
@@ -200,14 +202,16 @@ class Journal:
 
     def _write(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-        start = os.fstat(self._handle.fileno()).st_size  # the end, where an append-only write lands
+        fd = self._handle.fileno()
+        start = os.fstat(fd).st_size  # the end, where an append-only write lands
         try:
-            self._handle.write(line)
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
+            done = 0
+            while done < len(line):  # a full disk or a file size limit may take part of it
+                done += os.write(fd, line[done:])
+            os.fsync(fd)
         except OSError as exc:
-            try:  # leave no half line for the next entry to follow
-                self._handle.truncate(start)
+            try:  # the entry is not decided: leave none of it, not even half a line, for the next to follow
+                os.ftruncate(fd, start)
             except OSError:
                 pass
             raise JournalError(f"cannot write the journal {self.path}: {exc.strerror or exc}") from exc

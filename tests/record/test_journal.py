@@ -217,3 +217,27 @@ def test_a_publisher_takes_the_open_journal_not_a_path(tmp_path):
     Recorder.create(tmp_path / "m.jsonl", JournalHeader(("A", "B"), 3)).close()
     with pytest.raises(TypeError, match="open Journal"):
         Publisher(tmp_path / "m.jsonl", ClubURL.parse("mqtt://127.0.0.1:1/club"), "1")
+
+
+def test_a_write_the_disk_refuses_leaves_nothing_behind(tmp_path):
+    """A line the file system takes only part of (a file size limit here, a full disk in life) is cut off again,
+    and the next entry does not carry it along: the observation that failed is not in the journal."""
+    import resource
+
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    size = path.stat().st_size
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size + 20, limits[1]))  # room for 20 bytes: part of a line
+    try:
+        with pytest.raises(JournalError):
+            recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+    assert path.stat().st_size == size
+    recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
+    recorder.close()
+    contents = read_journal(path)
+    assert [e["n"] for e in map(json.loads, path.read_text(encoding="utf-8").splitlines()[1:])] == [1, 2]
+    assert len(contents.observations) == 2 and not contents.torn
