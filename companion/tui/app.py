@@ -290,15 +290,16 @@ class CompanionApp(App):
         self.query_one("#command", Input).focus()
 
     def _while_shown(self, refresh):
-        """`refresh` for a timer: the main screen's widgets are always there but while the app shuts down, when a
-        last tick found them gone and raised NoMatches out of the timer (seen under load); that tick does nothing."""
+        """`refresh` for a timer. A last tick can come while the app shuts down, after its screen is gone: that one
+        does nothing (it used to raise NoMatches out of the timer and fail the exit). A widget missing while the
+        screen is there is a bug, and raises."""
         def tick() -> None:
             try:
                 refresh()
             except NoMatches:
-                pass
+                if self.default_screen.is_attached:
+                    raise
         return tick
-
 
     # -- observations ---------------------------------------------------------------------------------
 

@@ -149,21 +149,32 @@ def test_club_options_are_checked_before_the_match_starts(tmp_path, capsys):
     assert not Path(journal).exists()  # nothing was started
 
 
-async def test_a_status_tick_during_shutdown_does_not_fail_the_exit(tmp_path, demo_match):
-    """The club status is refreshed every second by a timer; a tick after the widgets are gone is nothing."""
+async def test_the_timers_ticking_during_shutdown_do_not_fail_the_exit(tmp_path, demo_match, monkeypatch):
+    """The club status (every second) and the match clock (five times a second) are refreshed by timers; a tick
+    that comes after the screen is gone does nothing. The timers' own callbacks are called here after the exit."""
     from textual.css.query import NoMatches
+
+    from companion.rules.clock import MatchClock
 
     header, observations = demo_match
     recorder = make_journal(tmp_path / "b.jsonl", header, observations[:6])
     nobody = ClubURL.parse(f"mqtt://127.0.0.1:{free_port()}/{EVENT}")
     club = Publisher(recorder.journal, nobody, "5", password="x").start()
-    app = CompanionApp(recorder, mode="record", club=club)
+    app = CompanionApp(recorder, mode="referee", club=club, clock=MatchClock(delay=12, reserve=120))
+    ticks = []
+    set_interval = app.set_interval
+    monkeypatch.setattr(app, "set_interval", lambda every, callback, **kw: (ticks.append(callback),
+                                                                             set_interval(every, callback, **kw))[1])
     try:
         async with app.run_test(size=(130, 48)) as pilot:
             await pilot.pause()
+            for tick in ticks:
+                tick()  # while the screen is there, each refreshes it
+        assert len(ticks) == 2
         with pytest.raises(NoMatches):  # what a late tick met
             app.refresh_status()
-        app._while_shown(app.refresh_status)()
+        for tick in ticks:
+            tick()
     finally:
         club.stop()
         recorder.close()
