@@ -86,6 +86,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="write every frame's result here")
     parser.add_argument("--limit", type=int, default=0)
     args = parser.parse_args()
+    if args.adapt and not args.calibrate:
+        parser.error("--adapt goes with --calibrate")
     rng = np.random.default_rng(7)
     files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
     if args.limit:
@@ -198,9 +200,9 @@ def report(results: list[dict], args, times) -> None:
     if times:
         # setting up: the strips' cutting maps for these corners (made once while the camera and board stay put)
         # and, without a profile, the bar measured on this frame; then the read itself
-        setup, read = (statistics.median(t[i] for t in times) for i in (0, 1))
-        print(f"time per frame, median: {1000 * (setup + read):.1f} ms = setting up {1000 * setup:.1f} ms (cutting "
-              f"maps; the bar measured when uncalibrated) + reading {1000 * read:.1f} ms")
+        total, setup, read = (statistics.median(f(t) for t in times) for f in (sum, lambda t: t[0], lambda t: t[1]))
+        print(f"time per frame, medians: {1000 * total:.1f} ms in all; setting up {1000 * setup:.1f} ms (cutting "
+              f"maps; the bar measured when uncalibrated), reading {1000 * read:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -695,6 +695,9 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.vision.calibrate import calibrate
     from companion.vision.profile import default_profile_path
 
+    if args.adapt and args.reader != "strips":
+        print("error: --adapt fits the strip network's last layer: it goes with --reader strips", file=sys.stderr)
+        return EXIT_USAGE
     image = _calibration_frame(args)
     corners = _corners_arg(args)
     if args.click:

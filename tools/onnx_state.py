@@ -44,11 +44,16 @@ def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
             state[f"{norm_name}.running_var"] = torch.full_like(bias, 1.0 - norm.eps)
         elif conv.bias is not None:
             state[f"{name}.bias"] = bias
+    set_by_folding = {f"{n}.{part}" for n, m in modules if isinstance(m, nn.BatchNorm2d)
+                      for part in ("weight", "bias", "running_mean", "running_var", "num_batches_tracked")}
+    set_by_folding |= {f"{name}.weight" for name, _, _ in convs}
     for key in state:
         # named initialisers keep the module path, under the wrapper's own prefix if the export wrapped the model
         named = [v for n, v in values.items() if n == key or n.endswith("." + key)]
         if len(named) == 1:
             state[key] = torch.from_numpy(named[0].copy())
+        elif key not in set_by_folding:
+            raise ValueError(f"{path}: {len(named)} initialisers match the model's {key}")
     return state
 
 

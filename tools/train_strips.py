@@ -139,7 +139,8 @@ def main() -> int:
     if args.init:
         model.load_state_dict(state_from_onnx(model, args.init) if frozen else torch.load(args.init))
         if frozen:
-            print(f"started from {args.init}: off by {check_against_onnx(model, args.init, (8, 3, STRIP_H, STRIP_W)):.1g}")
+            off = check_against_onnx(model, args.init, (8, 3, STRIP_H, STRIP_W))
+            print(f"started from {args.init}: off by {off:.1g}")
     steps = args.epochs * (len(train_rows) // args.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)

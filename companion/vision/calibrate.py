@@ -55,7 +55,7 @@ def _looks_swapped(board: BoardReading, o: Orientation, mirror: Orientation) -> 
     """Whether `board` seen under `mirror` shows the same counts as under `o`, each in the other set's colour."""
     for s in range(24):
         a, b = board.points[o.point_of_slot(s) - 1], board.points[mirror.point_of_slot(s) - 1]
-        if a.count != b.count or (a.count and o.colour_of(a.owner) == mirror.colour_of(b.owner)):
+        if a.count != b.count or (a.count and a.owner == b.owner):  # (o and mirror name player 0's colour alike)
             return False
     return _strip_counts(board, o)[24:] == _strip_counts(board, mirror)[24:]
 
@@ -96,7 +96,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     order, as `companion read --json` lists them (a reading the user corrected); player 0 then sits at the bottom.
     `geometry`: the board's measurements when known (else measured). `adapt`: fit the strip network's last layer to
     this board's look (`companion.vision.adapt`); off by default: on the photoreal development boards it read
-    fewer points right than the shipped layer (95.22 % against 95.93 %, fine-tuned models of session 22)."""
+    fewer points right than the shipped layer (docs/VISION.md, session 22)."""
     if reader not in READERS:
         raise CalibrationError(f"the reader is one of {', '.join(READERS)}, not {reader!r}")
     target = position or BoardReading.from_position(Position.start(), 0, trays=False)
@@ -341,6 +341,6 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts", "likeliest_orientations", "measure", "measured_colours", "measured_sizes",
-           "orientations_of",
+__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts",
+           "likeliest_orientations", "measure", "measured_colours", "measured_sizes", "orientations_of",
            "start_orientations", "verify"]

@@ -109,6 +109,7 @@ def test_the_avr_firmware_in_simavr_sends_a_roll_the_referee_takes(selftest_elf)
         while b"ROLL" not in _uart_text(output) and time.monotonic() < deadline and process.poll() is None:
             output += process.stdout.read() or b""
             time.sleep(0.05)
+        assert b"ROLL" in _uart_text(output), "no roll from the firmware in 60 s of simavr"
         time.sleep(0.2)  # the rest of the roll's line
         output += process.stdout.read() or b""
     finally:

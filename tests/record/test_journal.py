@@ -155,6 +155,7 @@ def test_killed_at_a_random_moment_resume_loses_nothing_that_was_shown(tmp_path,
     started = time.monotonic()
     while not journal.exists() and time.monotonic() - started < 60:  # the interpreter starts (slowly under load)
         time.sleep(0.01)
+    assert journal.exists(), "the recorder made no journal in 60 s"
     time.sleep(random.Random(seed).uniform(0.1, 2.0))  # then a random moment of the match (which takes ~3 s)
     process.send_signal(signal.SIGKILL)
     shown, _ = process.communicate()

@@ -221,7 +221,8 @@ def test_colours_misread_still_say_how_the_board_lies_but_a_count_off_does_not()
 
 def test_a_board_one_checker_off_the_start_is_refused():
     start = Position.start()
-    on_bar = Position(start.player[:6] + (4,) + start.player[7:25] + (1,), start.opponent)  # a checker from 6 on the bar
+    # a checker from the 6-point on the bar
+    on_bar = Position(start.player[:6] + (4,) + start.player[7:25] + (1,), start.opponent)
     image, label = _render(on_bar, tilt=10)
     with pytest.raises(CalibrationError, match="starting position"):
         calibrate(image, corners=image_corners(label), markers=False)
@@ -240,3 +241,26 @@ def test_calibration_names_the_lighter_set_light_whatever_the_reading_said():
     assert sum(colours["light"]) > sum(colours["dark"])
     swapped = Orientation(o.player0_at_bottom, o.home_right, "dark" if player0 == "light" else "light")
     assert measured_colours(image, image_corners(label), result.profile.geometry, swapped, start)[1] == player0
+
+
+def test_the_sides_are_swapped_only_when_the_position_looks_the_same_with_the_sets_exchanged():
+    """Told that player 0 plays the other set, calibration turns the board round only if the position looks the
+    same that way with the colours exchanged (the start does); counts alike under the turn are not enough."""
+    from companion.referee.observations import BoardReading
+    from companion.vision.calibrate import _looks_swapped
+
+    o = Orientation(True, True, "light")
+    mirror = Orientation(False, False, "light")
+    assert _looks_swapped(BoardReading.from_position(Position.start(), 0), o, mirror)
+    # player 0 on his 1- and 24-points, the opponent on player 0's 12 and 13: the same counts turned round,
+    # but player 0's checkers would be the other player's
+    odd = Position.from_points({1: 2, 24: 2}, {12: 2, 13: 2})
+    assert not _looks_swapped(BoardReading.from_position(odd, 0), o, mirror)
+
+
+def test_adapt_goes_with_the_strip_reader(tmp_path, capsys):
+    from companion.cli import main
+
+    code = main(["calibrate", "--image", str(tmp_path / "none.png"), "--corners", "0,0", "9,0", "9,9", "0,9",
+                 "--reader", "classic", "--adapt", "--out", str(tmp_path / "p.toml")])
+    assert code == 2 and "--reader strips" in capsys.readouterr().err and not (tmp_path / "p.toml").exists()
