@@ -598,6 +598,10 @@ def _cmd_read(args: argparse.Namespace) -> int:
         from companion.rules.match import MatchState
         from companion.rules.xgid import BOTTOM, XgidState, format_xgid
 
+        if reading.board < BOARD_LEAST:  # an ID names a position exactly: never give one for a guess at a board
+            print(f"no Position ID: the reading is too unsure that this is the board (board confidence "
+                  f"{reading.board:.2f})")
+            return EXIT_FINDINGS
         board = reading.to_board_reading(profile.orientation)
         zero, one = board.best_guess()
         try:
@@ -643,10 +647,10 @@ def _found_text(found, reading=None, orientation=None) -> str:
 
 def _reading_text(reading) -> str:
     def cell(p) -> str:
+        unsure = "?" if p.confidence < 0.8 or p.low != p.high else " "  # an empty point can be unsure too
         if not p.count:
-            return "  . "
+            return f"  .{unsure}"
         mark = "L" if p.colour == "light" else "D"
-        unsure = "?" if p.confidence < 0.8 or p.low != p.high else " "
         return f"{p.count:>2d}{mark}{unsure}"
 
     top = "".join(cell(p) for p in reading.points[:6]) + " |" + "".join(cell(p) for p in reading.points[6:12])
@@ -722,7 +726,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
               f"{g.point_length:.0f} mm long, checkers {g.checker:.1f} mm across")
     what = "the starting position" if position is None and not args.labels else "the position given"
     if result.warning:
-        print(f"verified: {what} reads back, but {result.warning}. Profile saved to {out}")
+        print(f"verified with a warning: {what} reads back, but {result.warning}. Profile saved to {out}")
     else:
         print(f"verified: {what} reads back. Profile saved to {out}")
     return EXIT_OK
@@ -981,13 +985,16 @@ def build_parser() -> argparse.ArgumentParser:
     render.set_defaults(handler=_cmd_render)
 
     read = sub.add_parser("read", help="read the checkers of one photo of a board",
-                          description="Read one photo: every point, the bar and the trays. Exit status 2 for an "
-                          "unreadable file or an image without a board.")
-    read.add_argument("image")
-    read.add_argument("--profile", help="a board profile from companion calibrate")
+                          description="Read one photo: every point, the bar and the trays, the dice and the cube. "
+                          "Without --corners or a profile, a network finds the playing area. With --profile, also "
+                          "the Position ID and XGID. Exit status 1 when the reading is no position (or too unsure "
+                          "to name one), 2 for an unreadable file or an image without a board.")
+    read.add_argument("image", help="the photo (any format OpenCV reads)")
+    read.add_argument("--profile", help="a board profile from companion calibrate (read uses none unless given)")
     read.add_argument("--corners", nargs=4, metavar="X,Y",
-                      help="the playing area's top-left, top-right, bottom-right, bottom-left, in pixels")
-    read.add_argument("--json", action="store_true")
+                      help="the playing area's top-left, top-right, bottom-right, bottom-left, as the picture shows "
+                      "them, in pixels")
+    read.add_argument("--json", action="store_true", help="print the reading as JSON (see the README)")
     read.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
     read.add_argument("--reader", choices=("strips", "classic"), default="strips",
                       help="without a profile: measure the board and read it with the strip network (default), "
@@ -1010,9 +1017,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "(markers, --corners or --click, or from the board), learn the checker colours and "
                                "whose side is whose, save a TOML profile and check it by reading the start back.")
     where = calibrate.add_mutually_exclusive_group()
-    where.add_argument("--camera", type=_int_in(0), default=0)
-    where.add_argument("--video")
-    where.add_argument("--image")
+    where.add_argument("--camera", type=_int_in(0), default=0, help="the camera to take a frame from (default: 0)")
+    where.add_argument("--video", help="a video file or stream URL to take a frame from")
+    where.add_argument("--image", help="a photo of the board")
     by_hand = calibrate.add_mutually_exclusive_group()
     by_hand.add_argument("--corners", nargs=4, metavar="X,Y",
                          help="the playing area's corners in the frame: top-left, top-right, bottom-right, bottom-left")
@@ -1026,7 +1033,8 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--out", help="profile file (default: the user's config folder)")
     known = calibrate.add_mutually_exclusive_group()
     known.add_argument("--position", metavar="XGID",
-                       help="the position the photo shows, player 0 on roll (default: the starting position)")
+                       help="the position the photo shows (an XGID or a Position ID), player 0 on roll "
+                       "(default: the starting position)")
     known.add_argument("--labels", metavar="READING.json",
                        help="the photo's points as `companion read --json` lists them (a corrected reading)")
     calibrate.add_argument("--reader", choices=("strips", "classic"), default="strips",

@@ -173,3 +173,21 @@ def test_the_demo_camera_reports_frames_per_second_latency_and_confidence():
                                                       r"[01]\.\d\d, \d+ s in", line)]
     assert camera, lines
     assert lines[0] == "film: calibrated on the starting position"
+
+
+def test_the_reading_as_text_marks_an_unsure_empty_point():
+    """An empty point read with little confidence (a stack the reader missed, say) is marked '?' like any other."""
+    from types import SimpleNamespace
+
+    from companion.cli import _reading_text
+
+    def point(count, confidence, colour=None):
+        return SimpleNamespace(count=count, confidence=confidence, low=count, high=count, colour=colour)
+
+    points = [point(0, 1.0)] * 24
+    points[1] = point(0, 0.0003)
+    points[2] = point(5, 0.99, "dark")
+    reading = SimpleNamespace(points=points, busy=None, bar_counts=lambda: {"light": 0, "dark": 0},
+                              off_counts=lambda: None)
+    top = _reading_text(reading).splitlines()[1]
+    assert top.startswith("  .   .? 5D   . ")

@@ -164,23 +164,42 @@ class Profile:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ProfileError(f"cannot read the board profile {path}: {exc}") from None
         try:
+            if data.get("version", 1) != 1:
+                raise ValueError(f"version {data.get('version')!r}: this companion reads version 1")
             corners = tuple((float(x), float(y)) for x, y in data["corners"])
             if len(corners) != 4:
                 raise ValueError("four corners are needed")
             markers = data.get("marker_corners")
-            orientation = Orientation(bool(data.get("player0_at_bottom", True)), bool(data.get("home_right", True)),
+            orientation = Orientation(_boolean(data.get("player0_at_bottom", True), "player0_at_bottom"),
+                                      _boolean(data.get("home_right", True), "home_right"),
                                       str(data.get("player0_colour", "light")))
             return cls(corners, orientation, str(data.get("localisation", "corners")),  # type: ignore[arg-type]
                        tuple((float(x), float(y)) for x, y in markers) if markers else None,
                        tuple(int(v) for v in data.get("frame_size", (1280, 720))),  # type: ignore[arg-type]
                        str(data.get("trays", "right")),
-                       {k: tuple(float(v) for v in bgr)  # type: ignore[misc]
-                        for k, bgr in data.get("colours", {}).items()},
+                       _colours(data.get("colours", {})),
                        _boolean(data.get("flat_dice", False), "flat_dice"), str(data.get("reader", "classic")),
                        _geometry(data.get("geometry")), _load_head(path, data.get("head")))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"the board profile {path} is incomplete or wrong ({exc}): run companion calibrate "
                                "again") from None
+
+
+def _colours(table) -> dict[str, tuple[float, float, float]]:
+    """The sets' colours, each three channels of 0-255 (a hand-edited profile is checked, not trusted)."""
+    if not isinstance(table, dict):
+        raise ValueError("colours must be a table of the two sets' colours")
+    colours = {}
+    for name, bgr in table.items():
+        if name not in ("light", "dark"):
+            raise ValueError(f"colours has {name!r}: the sets are light and dark")
+        if not isinstance(bgr, list) or len(bgr) != 3:
+            raise ValueError(f"the colour of the {name} set is three numbers (blue, green, red)")
+        values = tuple(float(v) for v in bgr)
+        if not all(0 <= v <= 255 for v in values):
+            raise ValueError(f"the colour of the {name} set has channels outside 0-255")
+        colours[name] = values
+    return colours
 
 
 def _head_path(profile: Path) -> Path:

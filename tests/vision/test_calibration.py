@@ -103,6 +103,17 @@ def test_profiles_round_trip_and_bad_ones_say_what_is_wrong(tmp_path):
         Profile.load(path)
     with pytest.raises(ProfileError, match="run companion calibrate"):
         Profile.load(tmp_path / "missing.toml")
+    # hand edits that used to reach OpenCV or NumPy and raise there, or to pass unchecked
+    good = profile.to_toml()
+    for edit, said in [(("light = [200.0, 210.0, 220.0]", "light = [1, 2]"), "three numbers"),
+                       (("light = [200.0", "light = [300.0"), "outside 0-255"),
+                       (("[colours]", "colours = \"x\"\n[no]"), "table"),
+                       (("version = 1", "version = 99"), "version 99"),
+                       (("home_right = true", "home_right = \"yes\""), "home_right")]:
+        assert edit[0] in good, edit
+        path.write_text(good.replace(edit[0], edit[1], 1))
+        with pytest.raises(ProfileError, match=said):
+            Profile.load(path)
 
 
 def test_corner_arguments_are_checked():

@@ -272,3 +272,19 @@ def test_calibration_measures_the_checkers_and_points_of_a_photoreal_board():
     assert abs(checker - true_checker) < 0.03, (checker, true_checker)
     assert abs(length - true_length) < 0.015, (length, true_length)
     assert abs(length - true_length) < abs(STANDARD.point_length / STANDARD.play_height - true_length)
+
+
+def test_read_gives_no_position_id_for_a_board_it_is_unsure_is_there(tmp_path, capsys):
+    """A profile learnt on one board, used on a photo of another: the reading is a guess (board confidence under
+    0.5), and a Position ID would name a position exactly, so none is given."""
+    from companion.cli import main
+
+    label = json.loads((SAMPLE / "train-00010-00.json").read_text())
+    corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in label["corners"])
+    profile = tmp_path / "board.toml"
+    assert main(["calibrate", "--image", str(SAMPLE / "train-00010-00.jpg"), "--corners", *corners.split(),
+                 "--out", str(profile)]) == 0
+    capsys.readouterr()
+    assert main(["read", str(SAMPLE / "heldout-00002-01.jpg"), "--profile", str(profile)]) == 1
+    out = capsys.readouterr().out
+    assert "no Position ID: the reading is too unsure" in out and "XGID" not in out
