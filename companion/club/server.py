@@ -98,6 +98,7 @@ class ClubServer:
         self._gaps: dict[str, int] = {}
         self._gap_time: dict[str, float] = {}
         self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
+        self._subscribed = threading.Event()
         self._worker: threading.Thread | None = None
         self.client: mqtt.Client | None = None
         self.client_id = client_id or f"companion-server-{self.event}"
@@ -327,6 +328,8 @@ class ClubServer:
             c.subscribe(f"club/{self.event}/+/journal", qos=1)
 
         client.on_connect = on_connect
+        client.on_subscribe = lambda _c, _u, _mid, _codes, _p: self._subscribed.set()
+        client.on_disconnect = lambda _c, _u, _f, _reason, _p: self._subscribed.clear()
         # the network thread only queues: refereeing and the disk happen in the server's own thread, in batches
         client.on_message = lambda _c, _u, m: self._inbox.put((m.topic, m.payload))
         self.client = client
@@ -358,6 +361,11 @@ class ClubServer:
 
     def connected(self) -> bool:
         return self.client is not None and self.client.is_connected()
+
+    def subscribed(self) -> bool:
+        """Whether the broker has confirmed the subscription to the boards' journals: from then on no board's
+        line is missed (a line published before, to nobody, is refused out of sequence and sent again)."""
+        return self.connected() and self._subscribed.is_set()
 
     def stop(self) -> None:
         if self.client is not None:

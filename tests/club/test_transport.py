@@ -18,6 +18,7 @@ def test_a_whole_match_arrives_once_and_is_refereed_again(tmp_path, broker, url,
     journal = tmp_path / "board1.jsonl"
     board = make_journal(journal, header, observations)
     server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
+    wait_for(server.subscribed, what="the server subscribed")  # (a line before that is refused and sent again)
     publisher = Publisher(board.journal, url, "1", password=broker.passwords[board_user("1")]).start()
     try:
         assert publisher.flush(20), publisher.status()
