@@ -519,7 +519,7 @@ def _load_image(path: str):
 
 
 def _corners_arg(args: argparse.Namespace):
-    from companion.vision.plane import parse_corners
+    from companion.vision.plane import corner_order_warning, parse_corners
 
     if not args.corners:
         return None
@@ -531,22 +531,6 @@ def _corners_arg(args: argparse.Namespace):
     if warning:
         print(f"warning: --corners: {warning}", file=sys.stderr)
     return corners
-
-
-def corner_order_warning(corners) -> str | None:
-    """What is odd about the order of four corners meant as the picture shows them (top-left, top-right,
-    bottom-right, bottom-left): given another way round, the board is read turned or mirrored."""
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners
-    # the shoelace sum: negative for corners that go round clockwise in image coordinates (y down)
-    turning = (x1 - x0) * (y1 + y0) + (x2 - x1) * (y2 + y1) + (x3 - x2) * (y3 + y2) + (x0 - x3) * (y0 + y3)
-    if turning > 0:
-        return "they go round anticlockwise, so the reading is the board mirrored: give them top-left, top-right, " \
-               "bottom-right, bottom-left"
-    sums = [x + y for x, y in corners]
-    if sums.index(min(sums)) != 0:
-        return "the first is not the top-left one, so the reading is the board turned round: give them top-left, " \
-               "top-right, bottom-right, bottom-left, as the picture shows them"
-    return None
 
 
 FLAT_DICE = "the dice are painted on the picture (frames from companion render or film), not standing on the board"

@@ -192,12 +192,3 @@ def test_the_reading_as_text_marks_an_unsure_empty_point():
     top = _reading_text(reading).splitlines()[1]
     assert top.startswith("  .   .? 5D   . ")
 
-
-def test_corners_given_another_way_round_than_the_picture_are_warned_of():
-    from companion.cli import corner_order_warning
-
-    tl, tr, br, bl = (233, 124), (589, 91), (622, 392), (254, 427)
-    assert corner_order_warning([tl, tr, br, bl]) is None
-    assert "turned round" in corner_order_warning([br, bl, tl, tr])
-    assert "mirrored" in corner_order_warning([tr, tl, bl, br])
-    assert "mirrored" in corner_order_warning([tl, bl, br, tr])

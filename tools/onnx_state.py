@@ -25,19 +25,19 @@ def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
     # the folded convolutions, in graph order; their initialisers lost their names
     folded = [node for node in graph.node if node.op_type == "Conv" and node.input[1].startswith("onnx::")]
     modules = list(model.named_modules())
-    convs = [(name, m, modules[i + 1][1] if i + 1 < len(modules) else None)
+    # each with the module after it: the BatchNorm folded into it, in these networks' conv-norm-relu blocks
+    convs = [(name, m, modules[i + 1] if i + 1 < len(modules) else (None, None))
              for i, (name, m) in enumerate(modules) if isinstance(m, nn.Conv2d)
              and not any(n == f"{name}.weight" or n.endswith(f".{name}.weight") for n in values)]
     if len(folded) != len(convs):
         raise ValueError(f"{path}: {len(folded)} folded convolutions, the model has {len(convs)}")
-    for node, (name, conv, norm) in zip(folded, convs):
+    for node, (name, conv, (norm_name, norm)) in zip(folded, convs):
         weight = torch.from_numpy(values[node.input[1]].copy())
         bias = torch.from_numpy(values[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(len(weight))
         if tuple(weight.shape) != tuple(conv.weight.shape):
             raise ValueError(f"{path}: {name} is {tuple(weight.shape)}, the model's {tuple(conv.weight.shape)}")
         state[f"{name}.weight"] = weight
         if isinstance(norm, nn.BatchNorm2d):
-            norm_name = next(n for n, m in modules if m is norm)
             state[f"{norm_name}.weight"] = torch.ones_like(bias)
             state[f"{norm_name}.bias"] = bias
             state[f"{norm_name}.running_mean"] = torch.zeros_like(bias)
@@ -55,6 +55,17 @@ def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
         elif key not in set_by_folding:
             raise ValueError(f"{path}: {len(named)} initialisers match the model's {key}")
     return state
+
+
+def start_from(model: nn.Module, path: Path, shape: tuple[int, ...]) -> bool:
+    """Load `path` into `model`: a `.pt` state as it is, or a shipped `.onnx` file rebuilt and checked against ONNX
+    Runtime on input of `shape`. True when it came from ONNX: call `freeze_batch_norm` after each `train()`."""
+    if path.suffix != ".onnx":
+        model.load_state_dict(torch.load(path))
+        return False
+    model.load_state_dict(state_from_onnx(model, path))
+    print(f"started from {path}: off by {check_against_onnx(model, path, shape):.1g}")
+    return True
 
 
 def freeze_batch_norm(model: nn.Module) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.keypoints import INPUT, from_cells, peaks, to_cells  # noqa: E402
-from tools.onnx_state import check_against_onnx, freeze_batch_norm, state_from_onnx  # noqa: E402
+from tools.onnx_state import freeze_batch_norm, start_from  # noqa: E402
 
 STORE = (320, 180)
 """Frames are kept at this size (a margin over `INPUT` for the augmentation's scaling)."""
@@ -184,12 +184,7 @@ def main() -> int:
     print(f"{len(sim)} sim frames, {len(real)} photoreal (+{len(real_val)} to measure on) "
           f"in {time.time() - started:.0f} s", flush=True)
     model = build_model()
-    frozen = args.init is not None and args.init.suffix == ".onnx"
-    if args.init:
-        model.load_state_dict(state_from_onnx(model, args.init) if frozen else torch.load(args.init))
-        if frozen:
-            off = check_against_onnx(model, args.init, (1, 3, INPUT[1], INPUT[0]))  # its batch is fixed at 1
-            print(f"started from {args.init}: off by {off:.1g}")
+    frozen = args.init is not None and start_from(model, args.init, (1, 3, INPUT[1], INPUT[0]))  # (batch fixed: 1)
     opt = torch.optim.AdamW(model.parameters(), args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=args.steps, pct_start=0.1)
     for step in range(args.steps):

@@ -25,7 +25,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.strips import STRIP_H, STRIP_W  # noqa: E402
-from tools.onnx_state import check_against_onnx, freeze_batch_norm, state_from_onnx  # noqa: E402
+from tools.onnx_state import freeze_batch_norm, start_from  # noqa: E402
 
 CLASSES = 17
 
@@ -135,12 +135,7 @@ def main() -> int:
     held = np.isin(group, np.unique(group)[::10])  # every tenth group for validation
     train_rows, val_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
     model = StripNet()
-    frozen = args.init is not None and args.init.suffix == ".onnx"
-    if args.init:
-        model.load_state_dict(state_from_onnx(model, args.init) if frozen else torch.load(args.init))
-        if frozen:
-            off = check_against_onnx(model, args.init, (8, 3, STRIP_H, STRIP_W))
-            print(f"started from {args.init}: off by {off:.1g}")
+    frozen = args.init is not None and start_from(model, args.init, (8, 3, STRIP_H, STRIP_W))
     steps = args.epochs * (len(train_rows) // args.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)

@@ -21,7 +21,7 @@ from companion.errors import CompanionError
 from companion.rules.layout import FRAME, PLAY_HEIGHT, PLAY_WIDTH, TRAY_WIDTH
 from companion.vision.keypoints import MODEL as KEYPOINT_MODEL
 from companion.vision.keypoints import find_corners
-from companion.vision.plane import Corners
+from companion.vision.plane import Corners, in_image_order
 
 OUTLINE_EXTRA = TRAY_WIDTH + FRAME / 2
 """How much wider the frame is on the trays' side."""
@@ -60,7 +60,7 @@ def find_outline(image: np.ndarray) -> np.ndarray:
     if quad is None:
         raise BoardNotFound("the board's outline is not a quadrilateral (something over its edge?)")
     quad = _refine(quad, contour.reshape(-1, 2).astype(np.float64))
-    return _order(quad / small_scale)
+    return in_image_order(quad / small_scale)
 
 
 def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -86,14 +86,6 @@ def _refine(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
         s = np.linalg.solve(m, q - p)
         out.append(p + s[0] * u)
     return np.array(out)
-
-
-def _order(quad: np.ndarray) -> np.ndarray:
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]  # clockwise on screen, starting from the left-most angle
-    start = int(np.argmin(quad.sum(axis=1)))  # top-left: smallest x + y
-    return np.roll(quad, -start, axis=0)
 
 
 def playing_area(image: np.ndarray) -> Corners:

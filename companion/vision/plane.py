@@ -68,6 +68,28 @@ def parse_corners(text: str | list[str]) -> Corners:
     return tuple(corners)  # type: ignore[return-value]
 
 
+def in_image_order(quad: np.ndarray) -> np.ndarray:
+    """Four corners as the picture shows them: clockwise on screen from the top-left one (smallest x + y)."""
+    quad = np.asarray(quad, np.float64)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]  # clockwise on screen (y down), from the left-most angle
+    return np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
+
+
+def corner_order_warning(corners: Corners) -> str | None:
+    """What is odd about the order of corners a user gave, meant as the picture shows them (`in_image_order`):
+    given another way round, the board is read turned or mirrored."""
+    given, ordered = np.asarray(corners, np.float64), in_image_order(corners)
+    if np.array_equal(given, ordered):
+        return None
+    if any(np.array_equal(np.roll(given, -k, axis=0), ordered) for k in range(1, 4)):
+        return "the first is not the top-left one, so the reading is the board turned round: give them top-left, " \
+               "top-right, bottom-right, bottom-left, as the picture shows them"
+    return "they go round anticlockwise, so the reading is the board mirrored: give them top-left, top-right, " \
+           "bottom-right, bottom-left"
+
+
 @dataclass(frozen=True)
 class Plane:
     """The homography between an image and the rectified plane of one board placement."""
@@ -134,5 +156,5 @@ class Plane:
         return cv2.perspectiveTransform(pts, self.to_image).reshape(-1, 2)
 
 
-__all__ = ["BAR_ALONG", "BAR_X", "Corners", "MM_PER_PX", "Plane", "SLOT_ALONG", "parse_corners", "slot_is_top",
-           "slot_x"]
+__all__ = ["BAR_ALONG", "BAR_X", "Corners", "MM_PER_PX", "Plane", "SLOT_ALONG", "corner_order_warning",
+           "in_image_order", "parse_corners", "slot_is_top", "slot_x"]

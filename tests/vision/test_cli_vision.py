@@ -161,3 +161,13 @@ def test_corners_given_with_a_profile_keep_what_it_learnt(tmp_path, capsys):
     saved = float(next(line.split("=")[1] for line in profile.read_text().splitlines()
                         if line.startswith("bar_width")))
     assert abs(data["geometry"]["bar_width"] - saved) < 0.01
+
+
+def test_corners_given_another_way_round_than_the_picture_are_warned_of():
+    from companion.vision.plane import corner_order_warning
+
+    tl, tr, br, bl = (233, 124), (589, 91), (622, 392), (254, 427)
+    assert corner_order_warning([tl, tr, br, bl]) is None
+    assert "turned round" in corner_order_warning([br, bl, tl, tr])
+    assert "mirrored" in corner_order_warning([tr, tl, bl, br])
+    assert "mirrored" in corner_order_warning([tl, bl, br, tr])
