@@ -54,7 +54,7 @@ def _coords(nodes, links, scale):
 
 def material(name: str, spec: dict, rng: random.Random):
     """A board part's material: felt, leather, lacquer, vinyl, wood, inlaid, marble, cork, metal, printed, linen,
-    suede, patterned, speckled."""
+    suede, patterned, speckled, slate, burl, veneer."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
@@ -129,6 +129,27 @@ def material(name: str, spec: dict, rng: random.Random):
         links.new(vector, cells.inputs["Vector"])
         colour = _ramp(nodes, links, cells.outputs["Distance"], b, a, (0.08, 0.16))
         bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.3, 1.0)
+    elif kind == "slate":  # polished stone: thin streaked veins (distorted bands), not marble's cloudy noise
+        veins = nodes.new("ShaderNodeTexWave")
+        veins.bands_direction = rng.choice(["X", "Y", "DIAGONAL"])
+        veins.inputs["Scale"].default_value = rng.uniform(1.5, 5)
+        veins.inputs["Distortion"].default_value = rng.uniform(8, 20)
+        veins.inputs["Detail"].default_value = 8
+        veins.inputs["Detail Scale"].default_value = rng.uniform(1, 3)
+        links.new(vector, veins.inputs["Vector"])
+        colour = _ramp(nodes, links, veins.outputs["Fac"], b, a, (rng.uniform(0.02, 0.06), rng.uniform(0.08, 0.18)))
+        bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.6, 1.0)
+        bsdf.inputs["Coat Roughness"].default_value = rng.uniform(0.02, 0.1)
+    elif kind in ("burl", "veneer"):  # figured wood: swirled rings (burl) or fine straight stripes (veneer)
+        grain = nodes.new("ShaderNodeTexWave")
+        grain.wave_type = "RINGS" if kind == "burl" else "BANDS"
+        grain.bands_direction = rng.choice(["X", "Y"])
+        grain.inputs["Scale"].default_value = rng.uniform(6, 16) if kind == "burl" else rng.uniform(15, 40)
+        grain.inputs["Distortion"].default_value = rng.uniform(6, 14) if kind == "burl" else rng.uniform(0.5, 3)
+        grain.inputs["Detail"].default_value = 6
+        links.new(vector, grain.inputs["Vector"])
+        colour = _ramp(nodes, links, grain.outputs["Fac"], a, b, (0.1, 0.9))
+        bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.3, 1.0)
     elif kind == "lacquer":
         bsdf.inputs["Coat Weight"].default_value = 1.0
         bsdf.inputs["Coat Roughness"].default_value = 0.03
@@ -149,14 +170,14 @@ def material(name: str, spec: dict, rng: random.Random):
 
 def checker_material(name: str, rgb, finish: str, rng: random.Random):
     """A checker set's finish: matte, glossy, satin, pearl (shimmering, coated), marble (veined), metal, wood
-    (turned, with grain)."""
+    (turned, with grain), stone (granite chips)."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
     bsdf = nodes["Principled BSDF"]
     bsdf.inputs["Base Color"].default_value = linear(rgb)
     bsdf.inputs["Roughness"].default_value = {"matte": 0.55, "glossy": 0.12, "pearl": 0.22, "marble": 0.1,
-                                               "metal": 0.28, "satin": 0.32, "wood": 0.4}[finish]
+                                               "metal": 0.28, "satin": 0.32, "wood": 0.4, "stone": 0.15}[finish]
     if finish in ("glossy", "pearl", "marble"):
         bsdf.inputs["Coat Weight"].default_value = 0.8
     if finish == "pearl":
@@ -178,6 +199,14 @@ def checker_material(name: str, rgb, finish: str, rng: random.Random):
         links.new(_ramp(nodes, links, noise.outputs["Fac"], rgb, vein, (0.5, 0.56)), bsdf.inputs["Base Color"])
     elif finish == "metal":
         bsdf.inputs["Metallic"].default_value = 1.0
+    elif finish == "stone":  # granite: chips of a lighter and a darker shade, polished
+        vector = _coords(nodes, links, rng.uniform(150, 400))
+        chips = nodes.new("ShaderNodeTexVoronoi")
+        chips.inputs["Randomness"].default_value = 1.0
+        links.new(vector, chips.inputs["Vector"])
+        links.new(_ramp(nodes, links, chips.outputs["Color"], [c * 0.6 for c in rgb],
+                        [min(1.0, c * 1.2 + 0.08) for c in rgb], (0.2, 0.8)), bsdf.inputs["Base Color"])
+        bsdf.inputs["Coat Weight"].default_value = 0.7
     elif finish == "satin":
         bsdf.inputs["Coat Weight"].default_value = 0.3
         bsdf.inputs["Coat Roughness"].default_value = 0.25

@@ -65,10 +65,22 @@ TRAIN_DESIGNS = (
     Design("speckled-acrylic", ("speckled", "patterned"), ("speckled", "lacquer", "patterned"),
            ("lacquer", "vinyl"), ("stepped", "grooved", "domed"), ("glossy", "satin"), (0.05, 0.10),
            (0.35, 0.45), (0.80, 0.98), frame_height=(2.0, 22.0), same_colour=0.35),
+    # polished veined stone and figured wood on the field and the points, granite checkers: an empty point with
+    # veins, glare or strong grain on it is not a checker (kinds of their own: the held-out marble and inlays stay
+    # unseen)
+    Design("slate-polished", ("slate", "burl"), ("slate", "veneer", "lacquer"), ("wood", "lacquer"),
+           ("flat", "stepped", "grooved"), ("stone", "glossy", "satin"), (0.05, 0.10), (0.35, 0.45), (0.80, 0.98),
+           same_colour=0.35),
+    Design("burl-veneer", ("burl", "veneer"), ("veneer", "burl", "slate"), ("wood",), ("domed", "grooved", "flat"),
+           ("satin", "wood", "stone"), (0.05, 0.10), (0.35, 0.45), (0.80, 0.98), frame_height=(2.0, 22.0),
+           same_colour=0.5),
 )
 FIRST_WIDER_TRAIN_BOARD = 40
 """Training boards before this were rendered when only the first four designs existed; they keep them, so every
 board rendered is reproducible from its number."""
+FIRST_STONE_TRAIN_BOARD = 100
+"""Training boards from this one are the stone and figured-wood designs alone (boards 40-99 keep the six before
+them), so every board rendered is reproducible from its number."""
 HELDOUT_DESIGNS = (
     Design("marble-brass", ("marble",), ("marble", "lacquer"), ("metal",), ("rimmed",), ("marble", "metal"),
            (0.05, 0.10), (0.35, 0.45), (0.80, 0.98)),
@@ -99,7 +111,7 @@ def _colour(rng: np.random.Generator, value: tuple[float, float], saturation: tu
 def _material(kind: str, rng: np.random.Generator, light: bool | None = None) -> dict[str, Any]:
     """A material of one kind, its colours drawn as such materials come (woods brown, felts any colour)."""
     value = (0.15, 0.45) if light is False else (0.55, 0.95) if light else (0.2, 0.8)
-    if kind == "wood" or kind == "inlaid":
+    if kind in ("wood", "inlaid", "burl", "veneer"):
         hue = float(rng.uniform(0.04, 0.10))
         v = float(rng.uniform(*((0.15, 0.4) if light is False else (0.55, 0.85) if light else (0.2, 0.75))))
         base = colorsys.hsv_to_rgb(hue, float(rng.uniform(0.35, 0.7)), v)
@@ -108,6 +120,9 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
     elif kind == "cork":
         colours = [list(colorsys.hsv_to_rgb(0.08, 0.45, float(rng.uniform(0.5, 0.7)))),
                    list(colorsys.hsv_to_rgb(0.07, 0.6, float(rng.uniform(0.25, 0.4))))]
+    elif kind == "slate":  # a stone ground and veins that stand out of it, lighter on dark stone
+        c = _colour(rng, value, (0.0, 0.3))
+        colours = [c, [min(1.0, x + 0.45) if _luminance(c) < 0.5 else x * 0.35 for x in c]]
     elif kind == "marble":
         c = _colour(rng, value, (0.0, 0.25))
         colours = [c, [min(1.0, x * 0.4 + (0.55 if light is False else 0.0)) for x in c]]
@@ -124,7 +139,7 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
         colours = [c, c]
     roughness = {"felt": 0.95, "leather": 0.5, "lacquer": 0.06, "vinyl": 0.35, "marble": 0.12, "cork": 0.85,
                  "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5, "linen": 0.9, "suede": 0.8,
-                 "patterned": 0.45, "speckled": 0.25}[kind]
+                 "patterned": 0.45, "speckled": 0.25, "slate": 0.1, "burl": 0.35, "veneer": 0.35}[kind]
     return {"kind": kind, "colours": [[round(x, 4) for x in c] for c in colours],
             "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3),
             "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
@@ -148,6 +163,10 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     designs = SPLITS[split]
     if split == "train" and board < FIRST_WIDER_TRAIN_BOARD:
         designs = designs[:4]
+    elif split == "train" and board < FIRST_STONE_TRAIN_BOARD:
+        designs = designs[:6]
+    elif split == "train":
+        designs = designs[6:]
     design = designs[board % len(designs)]
     play_width = float(rng.uniform(440, 620))
     play_height = play_width * float(rng.uniform(0.72, 0.88))
