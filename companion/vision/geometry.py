@@ -53,13 +53,35 @@ def bar_error(offsets: np.ndarray, geometry: BoardGeometry) -> float:
     return float(delta)
 
 
+NEAR_BAR = tuple(s for s in range(24) if 3 <= s % 12 <= 8)
+"""The three points each side of the bar in both rows: the strips a bar's width moves most (the outer points
+barely move), what the coarse pass scores."""
+
+
+def coarse_scores(image: np.ndarray, corners: Corners, base: BoardGeometry, counts: Sequence[int] | None,
+                  fractions: Sequence[float]) -> dict[float, float]:
+    """`score` of each bar fraction, on the strips `NEAR_BAR`: every candidate's strips cut by one remap and read by
+    one run of the network, each centred and scaled by the whole board's look, as a read does."""
+    from companion.vision.strips import StripCutter, normalisation, strip_frames
+
+    reader = StripReader(corners, base)
+    norm = normalisation(reader.cutter.cut(image))
+    near = list(NEAR_BAR)
+    frames = np.concatenate([strip_frames(base.with_bar(f))[near] for f in fractions])
+    strips = StripCutter(corners, base, frames).cut(image)  # the bar's width moves no corner: one homography
+    p, _ = reader.look(image, strips, norm)
+    known = None if counts is None else [counts[s] for s in near]
+    n = len(near)
+    return {f: score(p[k * n:(k + 1) * n], known) for k, f in enumerate(fractions)}  # (all of them points)
+
+
 def fit_bar(image: np.ndarray, corners: Corners, *, base: BoardGeometry = STANDARD,
             counts: Sequence[int] | None = None, fractions: Sequence[float] = BAR_FRACTIONS,
             refine: int = 2) -> BoardGeometry:
     """The geometry whose bar makes the strips fit best: a coarse pass over `fractions`, then `refine` passes that
     correct the bar by the strips' own offsets. `counts`: the true count of each strip (26, image order, -1
     unknown) when the position is known."""
-    coarse = {f: score(StripReader(corners, base.with_bar(f)).probabilities(image), counts) for f in fractions}
+    coarse = coarse_scores(image, corners, base, counts, fractions)
     geometry = base.with_bar(max(coarse, key=coarse.get))  # type: ignore[arg-type]
     for _ in range(refine):
         _, offsets = StripReader(corners, geometry).look(image)
@@ -187,4 +209,4 @@ def measure_checkers_and_points(image: np.ndarray, corners: Corners, geometry: B
     return BoardGeometry(geometry.play_width, geometry.play_height, geometry.bar_width, point_length, checker)
 
 
-__all__ = ["BAR_FRACTIONS", "bar_error", "fit_bar", "measure_checkers_and_points", "score"]
+__all__ = ["BAR_FRACTIONS", "NEAR_BAR", "bar_error", "coarse_scores", "fit_bar", "measure_checkers_and_points", "score"]
