@@ -82,12 +82,14 @@ def main() -> int:
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--locate", action="store_true", help="find the corners instead of giving them")
     parser.add_argument("--adapt", action="store_true", help="calibrate adapting the strip network's last layer")
+    parser.add_argument("--no-empty-looks", action="store_true",
+                        help="calibrate without learning the empty points' looks (as before session 23)")
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--json", type=Path, help="write every frame's result here")
     parser.add_argument("--limit", type=int, default=0)
     args = parser.parse_args()
-    if args.adapt and not args.calibrate:
-        parser.error("--adapt goes with --calibrate")
+    if (args.adapt or args.no_empty_looks) and not args.calibrate:
+        parser.error("--adapt and --no-empty-looks go with --calibrate")
     rng = np.random.default_rng(7)
     files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
     if args.limit:
@@ -103,7 +105,8 @@ def main() -> int:
             image = cv2.imread(str(path))
             try:
                 result = calibrate(image, corners=_jitter(corners, rng, args.jitter), markers=False,
-                                   reader=args.reader, player0=orient.player0_colour, adapt=args.adapt)
+                                   reader=args.reader, player0=orient.player0_colour, adapt=args.adapt,
+                                   learn_empty=not args.no_empty_looks)
                 profiles[label["board_id"]] = result.profile
                 g = result.profile.geometry
                 if g is not None:

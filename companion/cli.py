@@ -411,14 +411,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def _run_headless(recorder, source, args: argparse.Namespace) -> int:
     import threading
 
-    from companion.sources import CameraSource, DiceCupSource, Sources, run_source_until_done
+    from companion.sources import CameraSource, DiceCupSource, Sources, confirmed_board, run_source_until_done
 
     if source is None:
         return _run_typed(recorder, args)
     def emit(observation) -> None:
-        for event in recorder.observe(observation):
+        events = recorder.observe(observation)
+        for event in events:
             if args.print_events:
                 print(event.text(recorder.names), flush=True)
+        board = confirmed_board(observation, events)
+        if board is not None and hasattr(source, "confirm"):
+            source.confirm(board)  # the camera learns what this board's empty points look like
 
     # a device that cannot be opened is looked for again for a stated while, then the command gives up
     device = isinstance(source, (CameraSource, DiceCupSource, Sources))

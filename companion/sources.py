@@ -7,12 +7,14 @@ decides and journals.
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
-from companion.referee.observations import DiceReading, Observation
+from companion.referee.events import Event, PlayMade
+from companion.referee.observations import BoardReading, DiceReading, Observation
 
 Emit = Callable[[Observation], None]
 Status = Callable[[str], None]
@@ -76,6 +78,13 @@ class CameraSource:
     read_dice: bool = True
     """False when a dice cup tells the dice: the camera then reads the board and the cube."""
     stop_event: threading.Event = field(default_factory=threading.Event)
+    confirmed: queue.SimpleQueue = field(default_factory=queue.SimpleQueue)
+    """Board readings the referee took (`confirm`), for the reading thread to learn from."""
+
+    def confirm(self, board: BoardReading) -> None:
+        """The referee took `board` as a legal play's result: the watcher learns its empty points' looks (called
+        from the app's thread; the reading thread takes it before its next frame)."""
+        self.confirmed.put(board)
 
     def run(self, emit: Emit, status: Status) -> None:
         from companion.vision.capture import Frame, open_source
@@ -91,6 +100,8 @@ class CameraSource:
             if not isinstance(item, Frame):
                 status(str(item))
                 continue
+            while not self.confirmed.empty():
+                watcher.confirm(self.confirmed.get())
             started = time.perf_counter()
             observations = watcher.feed(item.image, item.time)
             if observations:
@@ -221,6 +232,19 @@ class Sources:
         for part in self.parts:
             part.stop()  # type: ignore[attr-defined]
 
+    def confirm(self, board: BoardReading) -> None:
+        for part in self.parts:
+            if hasattr(part, "confirm"):
+                part.confirm(board)  # type: ignore[attr-defined]
+
+
+def confirmed_board(observation: Observation, events: Sequence[Event]) -> BoardReading | None:
+    """`observation` when it is a board reading the referee took as the result of a legal play: what a camera
+    source may learn the board's empty points from (`CameraSource.confirm`); else None."""
+    if isinstance(observation, BoardReading) and any(isinstance(e, PlayMade) and e.legal for e in events):
+        return observation
+    return None
+
 
 def run_source_until_done(source, emit: Emit, status: Status, timeout: float | None = None) -> None:
     """Run a source in this thread (the headless runner), with an optional time limit."""
@@ -231,4 +255,5 @@ def run_source_until_done(source, emit: Emit, status: Status, timeout: float | N
     source.run(emit, status)
 
 
-__all__ = ["CameraSource", "DiceCupSource", "FilmObserver", "FilmSource", "ReplaySource", "Sources", "run_source_until_done"]
+__all__ = ["CameraSource", "DiceCupSource", "FilmObserver", "FilmSource", "ReplaySource", "Sources", "confirmed_board",
+           "run_source_until_done"]

@@ -18,6 +18,7 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.referee.observations import BoardReading
 from companion.rules import Position
+from companion.vision.empty_looks import EmptyLooks
 from companion.vision.markers import IDS, MarkerFrame, find_markers
 from companion.vision.orientation import COLOURS, Orientation
 from companion.vision.plane import Corners, Plane
@@ -88,7 +89,7 @@ def measure(image: np.ndarray, corners: Corners, board: BoardReading) -> BoardGe
 def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str | None = None,
               markers: bool | None = None, reader: str = "strips", position: BoardReading | None = None,
               labels: Sequence[tuple[str | None, int]] | None = None,
-              geometry: BoardGeometry | None = None, adapt: bool = False) -> Calibration:
+              geometry: BoardGeometry | None = None, adapt: bool = False, learn_empty: bool = True) -> Calibration:
     """`player0`: 'light' or 'dark' when known; otherwise player 0 is whoever sits at the bottom of the picture.
     `markers`: None uses them when all four are in the frame. `reader`: 'strips' measures the board and reads it
     with the strip network, 'classic' assumes the simulator's board. `position`: what the board shows (player 0's
@@ -96,7 +97,9 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     order, as `companion read --json` lists them (a reading the user corrected); player 0 then sits at the bottom.
     `geometry`: the board's measurements when known (else measured). `adapt`: fit the strip network's last layer to
     this board's look (`companion.vision.adapt`); off by default: on the photoreal development boards it read
-    fewer points right than the shipped layer (docs/VISION.md, session 22)."""
+    fewer points right than the shipped layer (docs/VISION.md, session 22). `learn_empty`: keep the look of each
+    point the position leaves empty (`companion.vision.empty_looks`; strips reader): a point the network took for
+    covered on this photo is then forgiven, and read empty while it looks so."""
     if reader not in READERS:
         raise CalibrationError(f"the reader is one of {', '.join(READERS)}, not {reader!r}")
     target = position or BoardReading.from_position(Position.start(), 0, trays=False)
@@ -118,7 +121,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     side = tray_side(image, Plane.from_corners(corners))
     if labels is not None:
         return _calibrate_on_labels(image, corners, labels, side, player0 or "light", how,
-                                    (localisation, marker_corners), geometry, adapt)
+                                    (localisation, marker_corners), geometry, adapt, learn_empty)
     if reader == "strips":
         from companion.vision.strip_reader import StripReader
 
@@ -137,6 +140,10 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
         # every count right but some colours wrong before this board's sets are measured: the way round from the
         # counts; the profile must then read the position back (`differences`)
         choices = likeliest_orientations(reading, target)
+    if not choices and reader == "strips" and learn_empty:
+        # some points the position leaves empty read covered (veins, grain, glare): the way round from the
+        # points it puts checkers on; those empty points' looks are then learnt from this photo
+        choices = likeliest_orientations(reading, target, forgive_empty=EMPTY_FORGIVEN)
     if not choices:
         what = "its starting position" if position is None else "the position given"
         raise CalibrationError(f"the board is not in {what} as read ({_describe(reading)}){covered}: "
@@ -171,17 +178,28 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
                 colours, _ = measured_colours(image, corners, geometry, orientation, target) or (colours, None)
             else:
                 colours = {"light": colours["dark"], "dark": colours["light"]}
+    looks, looked_covered = None, []
+    if reader == "strips" and learn_empty:
+        empty = [target.points[orientation.point_of_slot(s) - 1].count == 0 for s in range(24)]
+        looks = EmptyLooks.none().learnt(image, corners, geometry, empty)
+        looked_covered = [f"point {orientation.point_of_slot(s)}" for s in range(24)
+                          if empty[s] and reading.points[s].count]
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
-                      colours, reader=reader, geometry=geometry, head=head)
+                      colours, reader=reader, geometry=geometry, head=head, empty_looks=looks)
     counts_wrong, colours_wrong = differences(profile, image, target)
     if counts_wrong or len(colours_wrong) > COLOURS_FORGIVEN:
         raise CalibrationError(f"the profile does not read the position back: "
                                f"{', '.join(counts_wrong + colours_wrong)}{covered}")
-    warning = None
+    warnings = []
     if colours_wrong:  # glare on one stack is no reason to refuse a board whose every count reads right
-        warning = (f"on this photo the profile reads the colour of {', '.join(colours_wrong)} wrong "
-                   "(glare or shade on that stack?); the counts all read right")
-    return Calibration(profile, reading, how, warning)
+        warnings.append(f"on this photo the profile reads the colour of {', '.join(colours_wrong)} wrong "
+                        "(glare or shade on that stack?); the counts all read right")
+    if looked_covered:
+        one = len(looked_covered) == 1
+        warnings.append(f"{_listed(looked_covered)}, empty in the position, looked covered to the network on this "
+                        f"photo; {'its' if one else 'their'} empty look is learnt from it: make sure "
+                        f"{'it is' if one else 'they are'} empty")
+    return Calibration(profile, reading, how, "; ".join(warnings) or None)
 
 
 def measured_colours(image: np.ndarray, corners: Corners, geometry: BoardGeometry, orientation: Orientation,
@@ -259,7 +277,7 @@ def adapted_head(image: np.ndarray, corners: Corners, geometry: BoardGeometry, c
 
 
 def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: str, localisation,
-                         geometry: BoardGeometry | None, adapt: bool) -> Calibration:
+                         geometry: BoardGeometry | None, adapt: bool, learn_empty: bool) -> Calibration:
     """Calibration on a photo whose points the user labelled (image order): the board is measured on them and must
     read back as labelled."""
     from companion.vision.geometry import fit_bar
@@ -270,17 +288,19 @@ def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: s
     counts = [int(count) for _, count in labels] + [-1, -1]
     geometry = geometry or fit_bar(image, corners, counts=counts)
     reading = StripReader(corners, geometry, trays=side).read(image)
+    # an empty point read covered is forgiven when its empty look is learnt (below)
     wrong = [f"slot {slot}" for slot, ((colour, count), read) in enumerate(zip(labels, reading.points))
-             if read.count != count or (count and read.colour != colour)]
+             if (read.count != count and (count or not learn_empty)) or (count and read.colour != colour)]
     if wrong:
         raise CalibrationError(f"the board does not read as labelled at {', '.join(wrong)}: check the labels and "
                                "the corners")
     # player 0 sits at the bottom; the trays are on his home side
     orientation = Orientation(True, side == "right", player0)
     h, w = image.shape[:2]
+    looks = EmptyLooks.none().learnt(image, corners, geometry, [c == 0 for c in counts[:24]]) if learn_empty else None
     profile = Profile(corners, orientation, localisation[0], localisation[1], (w, h), side, dict(reading.colours),
                       reader="strips", geometry=geometry,
-                      head=adapted_head(image, corners, geometry, counts) if adapt else None)
+                      head=adapted_head(image, corners, geometry, counts) if adapt else None, empty_looks=looks)
     return Calibration(profile, reading, how + ", measured on the labels")
 
 
@@ -295,16 +315,20 @@ def orientations_of(reading: ImageReading, target: BoardReading) -> list[Orienta
     return found
 
 
-def likeliest_orientations(reading: ImageReading, target: BoardReading) -> list[Orientation]:
+def likeliest_orientations(reading: ImageReading, target: BoardReading, *,
+                           forgive_empty: int = 0) -> list[Orientation]:
     """The orientations under which `reading` counts every point's checkers as `target` has them, whatever their
     colours, the best first by how many colours agree: the counts say which way round the board lies, calibration
     then measures the sets' colours on the known position. A count wrong is refused, never forgiven: a checker
-    missing, on the bar or borne off changes a single point's."""
+    missing, on the bar or borne off changes a single point's. `forgive_empty`: except on at most this many points
+    `target` leaves empty (their empty looks are learnt from the photo; the points it puts checkers on still say
+    the way round)."""
     scored = []
     for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
         orientation = Orientation(bottom, home_right, colour)
         board = reading.to_board_reading(orientation)
-        if any(a.count != b.count for a, b in zip(board.points, target.points)):
+        wrong = [b.count for a, b in zip(board.points, target.points) if a.count != b.count]
+        if any(wrong) or len(wrong) > forgive_empty:
             continue  # (the bar is not compared: a cube or a die lies there as often as a checker)
         both = sum(a.owner == b.owner for a, b in zip(board.points, target.points) if a.count)
         scored.append((both, orientation))
@@ -312,6 +336,9 @@ def likeliest_orientations(reading: ImageReading, target: BoardReading) -> list[
     return [o for _, o in scored]
 
 
+EMPTY_FORGIVEN = 8
+"""Points the known position leaves empty that calibration forgives for reading covered, learning their empty look:
+more, and the photo is more likely not that position (or the corners are wrong)."""
 COLOURS_FORGIVEN = 2
 """Points whose colour alone a new profile may read wrong on its own photo: said as a warning, not refused."""
 
@@ -336,11 +363,15 @@ def verify(profile: Profile, image: np.ndarray, target: BoardReading | None = No
     return ", ".join(wrong) if wrong else None
 
 
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _describe(reading: ImageReading) -> str:
     occupied = [f"{p.count} {p.colour}" for p in reading.points if p.count]
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts",
+__all__ = ["CUTS", "EMPTY_FORGIVEN", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts",
            "likeliest_orientations", "measure", "measured_colours", "measured_sizes", "orientations_of",
            "start_orientations", "verify"]

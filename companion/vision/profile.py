@@ -10,6 +10,7 @@
     player0_colour = "light"
     trays = "right"
     reader = "strips"                              # or "classic": the simulator's board, read by its own models
+    empty_looks = "NAME.empty.npz"                 # each point's look when empty (strips reader; file beside this)
     [colours]                                      # mean BGR of each set, as seen when calibrated
     light = [235.0, 240.0, 245.0]
     dark = [25.0, 25.0, 30.0]
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +37,7 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.files import write_atomically
 from companion.rules.layout import BoardGeometry
+from companion.vision.empty_looks import EmptyLooks, EmptyLooksError
 from companion.vision.markers import MarkerFrame, MarkersNotFound
 from companion.vision.orientation import Orientation
 from companion.vision.plane import Corners
@@ -72,6 +75,9 @@ class Profile:
     head: tuple[np.ndarray, np.ndarray] | None = field(default=None, compare=False)
     """The strip network's last layer as calibration adapted it to this board's look (saved beside the TOML file
     as NAME.head.npz)."""
+    empty_looks: EmptyLooks | None = field(default=None, compare=False)
+    """What this board's points look like empty, from the calibration photo and confirmed positions (saved beside
+    the TOML file as NAME.empty.npz)."""
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -107,12 +113,12 @@ class Profile:
             from companion.vision.strip_reader import StripReader
 
             return StripReader(corners, self.geometry or STANDARD, trays=self.trays, colours=self.colours or None,
-                               head=self.head)
+                               head=self.head, empty_looks=self.empty_looks)
         from companion.vision.reader import BoardReader
 
         return BoardReader(corners, trays=self.trays)
 
-    def to_toml(self, head_file: str | None = None) -> str:
+    def to_toml(self, head_file: str | None = None, empty_file: str | None = None) -> str:
         def pairs(points) -> str:
             return "[" + ", ".join(f"[{x:.2f}, {y:.2f}]" for x, y in points) + "]"
 
@@ -127,6 +133,8 @@ class Profile:
         lines.append(f'reader = "{self.reader}"')
         if head_file:
             lines.append(f'head = "{head_file}"')
+        if empty_file:
+            lines.append(f'empty_looks = "{empty_file}"')
         if self.flat_dice:
             lines.append("flat_dice = true")
         if self.colours:
@@ -147,12 +155,17 @@ class Profile:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ProfileError(f"cannot make the folder for {path}: {exc.strerror}") from None
-        if self.head is not None:  # first, so that a profile never names a head that is not there
-            head_path = _head_path(path)
+        # the files beside it first, so that a profile never names one that is not there
+        if self.head is not None:
+            head_path = _beside(path, "head")
             temporary = head_path.with_name(head_path.name + ".tmp.npz")
             np.savez(temporary, weights=self.head[0], bias=self.head[1])
             os.replace(temporary, head_path)
-        write_atomically(path, self.to_toml(head_file=_head_path(path).name if self.head is not None else None))
+        if self.empty_looks is not None:
+            self.empty_looks.save(_beside(path, "empty"))
+        write_atomically(path, self.to_toml(head_file=_beside(path, "head").name if self.head is not None else None,
+                                            empty_file=_beside(path, "empty").name if self.empty_looks is not None
+                                            else None))
 
     @classmethod
     def load(cls, path: Path) -> Profile:
@@ -179,7 +192,8 @@ class Profile:
                        str(data.get("trays", "right")),
                        _colours(data.get("colours", {})),
                        _boolean(data.get("flat_dice", False), "flat_dice"), str(data.get("reader", "classic")),
-                       _geometry(data.get("geometry")), _load_head(path, data.get("head")))
+                       _geometry(data.get("geometry")), _load_head(path, data.get("head")),
+                       _load_empty_looks(path, data.get("empty_looks")))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"the board profile {path} is incomplete or wrong ({exc}): run companion calibrate "
                                "again") from None
@@ -202,8 +216,18 @@ def _colours(table) -> dict[str, tuple[float, float, float]]:
     return colours
 
 
-def _head_path(profile: Path) -> Path:
-    return profile.with_name(profile.stem + ".head.npz")
+def _beside(profile: Path, kind: str) -> Path:
+    """Where a profile's file of `kind` ('head', 'empty') is saved: beside it, NAME.KIND.npz."""
+    return profile.with_name(f"{profile.stem}.{kind}.npz")
+
+
+def _load_empty_looks(profile: Path, name) -> EmptyLooks | None:
+    if name is None:
+        return None
+    try:
+        return EmptyLooks.load(profile.with_name(str(name)))
+    except EmptyLooksError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _load_head(profile: Path, name) -> tuple[np.ndarray, np.ndarray] | None:
@@ -215,7 +239,7 @@ def _load_head(profile: Path, name) -> tuple[np.ndarray, np.ndarray] | None:
             return data["weights"].astype(np.float64), data["bias"].astype(np.float64)
     except FileNotFoundError:
         raise ValueError(f"the adapted layer {path.name} it names is missing") from None
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         raise ValueError(f"the adapted layer {path.name} cannot be read ({exc})") from None
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from companion.rules.layout import STANDARD, BoardGeometry
 from companion.vision.adapt import Head
+from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, similarity
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
@@ -66,9 +67,10 @@ class StripReader:
 
     def __init__(self, corners: Corners, geometry: BoardGeometry = STANDARD, *, trays: str | None = None,
                  colours: dict[str, tuple[float, float, float]] | None = None, head: Head | None = None,
-                 models: Path = MODELS) -> None:
+                 empty_looks: EmptyLooks | None = None, models: Path = MODELS) -> None:
         """`colours`: each set's BGR as calibration saw it (the profile's), or None to find them per image.
-        `head`: the network's last layer as calibration adapted it to this board (`companion.vision.adapt`)."""
+        `head`: the network's last layer as calibration adapted it to this board (`companion.vision.adapt`).
+        `empty_looks`: what this board's points look like empty (`companion.vision.empty_looks`)."""
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
         self.plane = Plane.from_corners(corners)
         self.cutter = StripCutter(corners, geometry)
@@ -78,18 +80,34 @@ class StripReader:
         self.known_colours = None if not colours else {
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
             for name, bgr in colours.items()}
+        self.empty_looks = empty_looks
+        self._empty_slots, self._empty_hidden = np.zeros(0, int), np.zeros((0, 0))
+        if empty_looks is not None and len(empty_looks):
+            self._empty_slots, x = empty_looks.network_input()
+            self._empty_hidden = self.network.outputs(x)[2].astype(np.float64)
 
     def look(self, image: np.ndarray, strips: np.ndarray | None = None,
              norm: tuple[np.ndarray, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The network's answer for the 26 strips: probabilities (26, 17), counts 0..15 then "not a point", and
         how far each strip's point lies from the strip's middle, across it, in point widths (26)."""
-        strips = self.cutter.cut(image) if strips is None else strips
+        p, offsets, _ = self._run(self.cutter.cut(image) if strips is None else strips, norm)
+        return p, offsets
+
+    def _run(self, strips: np.ndarray, norm: tuple[np.ndarray, float] | None) -> tuple[np.ndarray, ...]:
+        """`look`'s answer, and the last hidden layer it came from."""
         logits, offsets, hidden = self.network.outputs(network_input(strips, norm))
         if self.head is not None:
             logits = hidden.astype(np.float64) @ self.head[0] + self.head[1]
         logits = logits.astype(np.float64)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True), offsets.astype(np.float64)
+        return e / e.sum(axis=1, keepdims=True), offsets.astype(np.float64), hidden.astype(np.float64)
+
+    def looking_empty(self, hidden: np.ndarray) -> np.ndarray:
+        """The points (of 24, image order) whose hidden layer is as it was when they were known empty."""
+        out = np.zeros(24, bool)
+        if len(self._empty_slots):
+            out[self._empty_slots] = similarity(hidden[self._empty_slots], self._empty_hidden) >= EMPTY_LIKE
+        return out
 
     def probabilities(self, image: np.ndarray) -> np.ndarray:
         return self.look(image)[0]
@@ -112,7 +130,10 @@ class StripReader:
         lap = Laps()
         strips = self.cutter.cut(image)
         norm = normalisation(strips)
-        p, _ = self.look(image, strips, norm)
+        p, _, hidden = self._run(strips, norm)
+        empty = self.looking_empty(hidden)
+        if empty.any():  # still as it looked empty: a point, and empty, whatever its grain made the network think
+            p[:24][empty] = np.eye(p.shape[1])[0]
         lap("strips")
         board = float(1.0 - p[:24, NOT_A_POINT].mean())
         counts = p[:, :NOT_A_POINT] + 1e-12  # a strip that is surely no point still gets a (flat) distribution

@@ -13,13 +13,14 @@ it (the dice are read again on the still frames after the settle until they do, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from companion.referee.observations import CubeReading, DiceReading, Observation
+from companion.referee.observations import BoardReading, CubeReading, DiceReading, Observation
 from companion.vision.camera import Camera
 from companion.vision.dice import DiceReader, Found
+from companion.vision.empty_looks import EmptyLooks
 from companion.vision.motion import StillnessGate
 from companion.vision.profile import Profile
 from companion.vision.reader import BoardReader, ImageReading
@@ -67,6 +68,8 @@ class BoardWatcher:
         self._cube: CubeReading | None = None
         self._reading: ImageReading | None = None
         """The board as it settled, while it stays still."""
+        self._settled_image: np.ndarray | None = None
+        """The frame `_reading` was read from: what a confirmed position's empty points are learnt from."""
         self._looks = DICE_LOOKS
         self._seen: list[DiceReading] = []
 
@@ -95,8 +98,28 @@ class BoardWatcher:
             return []
         self.status.readings += 1
         self._reading, self._looks, self._seen = reading, 0, []
+        self._settled_image = image
         out: list[Observation] = [reading.to_board_reading(self.profile.orientation)]
         return out + self._look_at_dice(image, time, rectified)
+
+    def confirm(self, board: BoardReading) -> bool:
+        """The referee took `board` as the position (a play it accepted). When it is what the board last settled
+        as, the look of each point it leaves empty is learnt from that frame (`companion.vision.empty_looks`), for
+        the rest of the session: the profile's looks were learnt on one photo, and the light and the camera
+        change over a match. True when learnt."""
+        reader, image = self._reader, self._settled_image
+        if (not isinstance(reader, StripReader) or self._reading is None or image is None
+                or self.profile.reader != "strips"):
+            return False
+        orientation = self.profile.orientation
+        settled = self._reading.to_board_reading(orientation).points
+        if [(p.owner, p.count) for p in settled] != [(p.owner, p.count) for p in board.points]:
+            return False  # the board has moved on since (or the referee took another reading): nothing to learn
+        empty = [board.points[orientation.point_of_slot(s) - 1].count == 0 for s in range(24)]
+        looks = (self.profile.empty_looks or EmptyLooks.none()).learnt(image, reader.corners, reader.geometry, empty)
+        self.profile = replace(self.profile, empty_looks=looks)
+        self._reader = self.profile.board_reader(reader.corners)
+        return True
 
     def _look_at_dice(self, image: np.ndarray, time: float, rectified: np.ndarray | None = None) -> list[Observation]:
         """One look at the dice and the cube on a still board. A roll, or a void one, is handed on once two looks

@@ -1,0 +1,109 @@
+"""What each point of one board looks like with no checker on it, learnt from photos of known positions: a point
+that still looks so is empty, whatever the network makes of its veins, grain or glare.
+
+The strip network counts checkers on boards like those it learnt. On a board unlike them, a point of polished
+stone or inlaid wood may look to it like a checker: most of what it read wrong on the held-out designs
+(docs/VISION.md). But on one board a point's own empty look changes less from frame to frame than a checker
+changes it. Calibration keeps each empty point's strip (the starting position leaves 16 of the 24 empty);
+positions confirmed during play add the others and renew the looks. A read compares each point's strip with its
+empty look in the network's own terms (its last hidden layer, as a cosine), not pixel by pixel: a lamp moved or
+the camera nudged changes pixels more than what the network makes of them.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.rules.layout import BoardGeometry
+from companion.vision.plane import Corners
+from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, normalisation
+
+POINTS = 24
+EMPTY_LIKE = 0.85
+"""The cosine between a point's hidden layer now and when it was empty, at or above which it is read empty.
+Development boards 10-14 (looks from each board's start, frames 1-5): no covered point reached 0.82, 199 of 231
+empty ones did; stone and figured-wood boards 100-105 (designs the network had not learnt): 25 of the 45 empty
+points it read covered are mended, 2 covered points it had right are read empty (docs/VISION.md, session 23)."""
+
+
+class EmptyLooksError(CompanionError):
+    """A saved set of empty looks cannot be read."""
+
+
+@dataclass(frozen=True, eq=False)
+class EmptyLooks:
+    """Each point's strip (image order, as `companion.vision.strips` cuts it) from a photo where it was empty, and
+    how that photo was normalised; `known[s]` says whether point `s` has one."""
+
+    strips: np.ndarray
+    """(24, STRIP_H, STRIP_W, 3) uint8; zeros where not known."""
+    norms: np.ndarray
+    """(24, 4) float32: the mean BGR and spread of the photo each strip was cut from (`strips.normalisation`)."""
+    known: np.ndarray
+    """(24,) bool."""
+
+    def __post_init__(self) -> None:
+        if (self.strips.shape != (POINTS, STRIP_H, STRIP_W, 3) or self.strips.dtype != np.uint8
+                or self.norms.shape != (POINTS, 4) or self.known.shape != (POINTS,)):
+            raise EmptyLooksError("empty looks are 24 strips of 112x24 pixels with their normalisation")
+
+    @classmethod
+    def none(cls) -> EmptyLooks:
+        return cls(np.zeros((POINTS, STRIP_H, STRIP_W, 3), np.uint8), np.zeros((POINTS, 4), np.float32),
+                   np.zeros(POINTS, bool))
+
+    def __len__(self) -> int:
+        return int(self.known.sum())
+
+    def learnt(self, image: np.ndarray, corners: Corners, geometry: BoardGeometry,
+               empty: Sequence[bool]) -> EmptyLooks:
+        """These looks, with those of the points `empty` says are empty in `image` (image order) taken from it:
+        the newest photo of an empty point is the one most like the next (the light of the day, the camera now)."""
+        empty = np.asarray(empty, bool)
+        if empty.shape != (POINTS,):
+            raise ValueError("say for each of the 24 points whether it is empty")
+        cut = StripCutter(corners, geometry).cut(image)[:POINTS]
+        mean, spread = normalisation(cut)
+        strips, norms = self.strips.copy(), self.norms.copy()
+        strips[empty] = cut[empty]
+        norms[empty] = np.append(mean, spread).astype(np.float32)
+        return EmptyLooks(strips, norms, self.known | empty)
+
+    def network_input(self) -> tuple[np.ndarray, np.ndarray]:
+        """The known points' slots and their strips as the strip network takes them, each normalised as the photo
+        it came from."""
+        slots = np.flatnonzero(self.known)
+        x = (self.strips[slots].astype(np.float32) - self.norms[slots, None, None, :3]) / self.norms[slots, None, None, 3:]
+        return slots, x.transpose(0, 3, 1, 2)
+
+    def save(self, path: Path) -> None:
+        """Written whole or not at all (a temporary file renamed over the old one)."""
+        temporary = Path(path).with_name(Path(path).name + ".tmp.npz")
+        np.savez_compressed(temporary, strips=self.strips, norms=self.norms, known=self.known)
+        os.replace(temporary, path)
+
+    @classmethod
+    def load(cls, path: Path) -> EmptyLooks:
+        try:
+            with np.load(path) as data:
+                return cls(data["strips"], data["norms"].astype(np.float32), data["known"].astype(bool))
+        except FileNotFoundError:
+            raise EmptyLooksError(f"the empty looks {Path(path).name} are missing") from None
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, EmptyLooksError) as exc:
+            raise EmptyLooksError(f"the empty looks {Path(path).name} cannot be read ({exc})") from None
+
+
+def similarity(now: np.ndarray, then: np.ndarray) -> np.ndarray:
+    """Row by row, the cosine between two sets of hidden layers."""
+    norms = np.linalg.norm(now, axis=1) * np.linalg.norm(then, axis=1)
+    return (now * then).sum(axis=1) / np.maximum(norms, 1e-9)
+
+
+__all__ = ["EMPTY_LIKE", "EmptyLooks", "EmptyLooksError", "similarity"]
