@@ -277,6 +277,21 @@ def test_calibration_measures_the_checkers_and_points_of_a_photoreal_board():
     assert abs(length - true_length) < abs(STANDARD.point_length / STANDARD.play_height - true_length)
 
 
+def test_calibration_puts_the_trays_beside_the_home_boards_the_start_places():
+    """On this photoreal start the picture's own tray test (the flat renderer's) says left; the trays lie beside
+    the home boards, on the right, and the profile says so."""
+    from companion.vision.calibrate import calibrate
+    from companion.vision.plane import Plane
+    from companion.vision.reader import tray_side
+    from tools.strip_data import photoreal_label
+
+    path = SAMPLE / "train-00010-00.jpg"
+    corners, _, orient, _, _ = photoreal_label(json.loads(path.with_suffix(".json").read_text()))
+    image = cv2.imread(str(path))
+    assert orient.tray_on_right() and tray_side(image, Plane.from_corners(corners)) == "left"
+    assert calibrate(image, corners=corners, markers=False, player0=orient.player0_colour).profile.trays == "right"
+
+
 def test_read_gives_no_position_id_for_a_board_it_is_unsure_is_there(tmp_path, capsys):
     """A profile learnt on one board, used on a photo of another: the reading is a guess (board confidence under
     0.5), and a Position ID would name a position exactly, so none is given."""
