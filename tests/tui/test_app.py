@@ -358,3 +358,42 @@ async def test_the_editor_refuses_to_empty_the_board_and_keeps_running(tmp_path)
         await pilot.press("enter")
         await pilot.pause()
         assert app.recorder.referee.game.position_of(0) == Position.from_points({}, {1: 1})
+
+
+async def test_a_board_the_referee_takes_for_a_legal_play_goes_back_to_the_source(tmp_path):
+    """The camera learns its board's empty points from positions the referee accepted: the app hands such a
+    reading back (`source.confirm`), and not a reading whose play was illegal."""
+    from companion.referee import BoardReading, DiceReading
+    from companion.rules import Position
+    from companion.rules.notation import apply_moves, parse_moves
+
+    class Source:
+        def __init__(self):
+            self.confirmed = []
+
+        def run(self, emit, status):
+            pass
+
+        def stop(self):
+            pass
+
+        def confirm(self, board):
+            self.confirmed.append(board)
+
+    def seen(notation):
+        game = app.recorder.referee.game
+        mine, theirs = apply_moves(game.position, parse_moves(notation))
+        return BoardReading.from_position(Position(tuple(mine), tuple(theirs)), game.turn)
+
+    source = Source()
+    app = _app(tmp_path, source=source)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        legal = seen("8/5 6/5")
+        assert any(isinstance(e, PlayMade) for e in app.apply(legal))
+        assert source.confirmed == [legal]
+        app.apply(DiceReading(()))
+        await _type(pilot, "52")
+        events = app.apply(seen("13/9 6/5")) + app.apply(DiceReading(()))  # 4 and 1 played with 5-2
+        assert any(isinstance(e, IllegalPlay) for e in events)
+        assert source.confirmed == [legal]
