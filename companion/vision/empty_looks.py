@@ -28,9 +28,10 @@ from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, normalisation
 POINTS = 24
 EMPTY_LIKE = 0.85
 """The cosine between a point's hidden layer now and when it was empty, at or above which it is read empty.
-Development boards 10-14 (looks from each board's start, frames 1-5): no covered point reached 0.82, 199 of 231
-empty ones did; stone and figured-wood boards 100-105 (designs the network had not learnt): 25 of the 45 empty
-points it read covered are mended, 2 covered points it had right are read empty (docs/VISION.md, session 23)."""
+Looks from each board's start, frames 1-5, the network of session 23: on development boards 10-14 no covered
+point reached 0.82, 211 of 231 empty ones reached 0.85; on the stone and figured-wood development boards 100-105,
+3 of the 9 empty points the network read covered are mended and 1 covered point it had right is read empty (with
+session 22's network, which had not learnt those designs: 25 of 45 mended, 2 broken; docs/VISION.md)."""
 
 
 class EmptyLooksError(CompanionError):

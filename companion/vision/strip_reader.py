@@ -146,10 +146,10 @@ class StripReader:
             which = np.array(sorted(samples))
             logits = self.colour_network(colour_input(strips, which, centres["light"], centres["dark"], norm))
             p_light = dict(zip(which.tolist(), (1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))).tolist()))
-        # a profile's colours were measured on this very board: they decide, the network only where they hesitate
-        trust = self.known_colours is not None
-        points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s), trust) for s in range(24))
-        bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres, is_point[24 + h], p_light.get(24 + h), trust)
+        # a profile's colours are the network's reference sets; they no longer overrule it (since session 23's
+        # colour network, overruling lost points on every photoreal development set, as the light changes)
+        points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))
+        bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres, is_point[24 + h], p_light.get(24 + h))
                     for h in (0, 1))
         lap("colours")
         busy = covered_points(p)
@@ -210,15 +210,9 @@ def colour_input(strips: np.ndarray, which: np.ndarray, light_lab: np.ndarray, d
     return out
 
 
-TRUSTED_SURE = 0.25
-"""How clearly nearer one of a profile's colours a checker must be for those colours to overrule the network."""
-
-
-def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float | None,
-            trust_centres: bool = False) -> tuple[str, float]:
+def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float | None) -> tuple[str, float]:
     """Light or dark, and how sure: by the nearer set's colour, checked by the colour network (which sees rims,
-    shading and glare). When the two disagree the network decides and the reading is marked unsure; unless
-    `trust_centres` (the colours were measured on this board at calibration) and the colour is clear."""
+    shading and glare). When the two disagree the network decides and the reading is marked unsure."""
     w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
     d_light = float(np.linalg.norm((sample - centres["light"]) * w))
     d_dark = float(np.linalg.norm((sample - centres["dark"]) * w))
@@ -229,29 +223,27 @@ def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float |
     model, model_sure = ("light" if p_light >= 0.5 else "dark"), abs(p_light - 0.5) * 2
     if model == colour:
         return colour, max(sure, model_sure)
-    if trust_centres and sure >= TRUSTED_SURE:
-        return colour, sure * (1 - model_sure / 2)
     return model, 0.0 if sure > 0.3 else model_sure * (1 - sure)
 
 
 def _slot(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
-          p_light: float | None, trust: bool = False) -> SlotRead:
+          p_light: float | None) -> SlotRead:
     best, low, high = _spread(dist)
     mass = min(1.0, float(dist[low:high + 1].sum())) * is_point
     if high == 0:
         return SlotRead(None, 0, 0, 0, mass)
     if sample is None:
         return SlotRead(None, 0, 0, high, float(dist[0]))
-    colour, sure = _colour(sample, centres, p_light, trust)
+    colour, sure = _colour(sample, centres, p_light)
     return SlotRead(colour, best, low, high, float(mass * min(1.0, 1.5 * sure)))
 
 
 def _half(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
-          p_light: float | None, trust: bool = False) -> HalfRead:
+          p_light: float | None) -> HalfRead:
     best, low, high = _spread(dist)
     if best == 0 or sample is None:
         return HalfRead(None, 0, float(dist[0]) * is_point, 0, high)
-    colour, sure = _colour(sample, centres, p_light, trust)
+    colour, sure = _colour(sample, centres, p_light)
     return HalfRead(colour, best, float(dist[best] * min(1.0, 1.5 * sure) * is_point), low, high)
 
 
