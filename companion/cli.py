@@ -411,7 +411,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def _run_headless(recorder, source, args: argparse.Namespace) -> int:
     import threading
 
-    from companion.sources import CameraSource, DiceCupSource, Sources, confirmed_board, run_source_until_done
+    from companion.sources import CameraSource, DiceCupSource, Sources, hand_back, run_source_until_done
 
     if source is None:
         return _run_typed(recorder, args)
@@ -420,9 +420,7 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
         for event in events:
             if args.print_events:
                 print(event.text(recorder.names), flush=True)
-        board = confirmed_board(observation, events)
-        if board is not None and hasattr(source, "confirm"):
-            source.confirm(board)  # the camera learns what this board's empty points look like
+        hand_back(source, observation, events)  # the camera learns what this board's empty points look like
 
     # a device that cannot be opened is looked for again for a stated while, then the command gives up
     device = isinstance(source, (CameraSource, DiceCupSource, Sources))

@@ -239,11 +239,23 @@ class Sources:
 
 
 def confirmed_board(observation: Observation, events: Sequence[Event]) -> BoardReading | None:
-    """`observation` when it is a board reading the referee took as the result of a legal play: what a camera
-    source may learn the board's empty points from (`CameraSource.confirm`); else None."""
-    if isinstance(observation, BoardReading) and any(isinstance(e, PlayMade) and e.legal for e in events):
-        return observation
+    """The position the referee took when `observation`, a board reading, made a play (as a reading, player 0's
+    numbering): what a camera source may learn the board's empty points from (`BoardWatcher.confirm`); else None.
+    The position, not the reading: the referee matched the reading's sure points only."""
+    if not isinstance(observation, BoardReading):
+        return None
+    for event in events:
+        if isinstance(event, PlayMade):
+            after = event.play.position  # from the side of the opponent, now on roll
+            return BoardReading.from_position(after, 1 - event.player, trays=False)
     return None
+
+
+def hand_back(source, observation: Observation, events: Sequence[Event]) -> None:
+    """Give `source` (if it learns from them: `confirm`) the position the referee took from `observation`."""
+    board = confirmed_board(observation, events)
+    if board is not None and hasattr(source, "confirm"):
+        source.confirm(board)
 
 
 def run_source_until_done(source, emit: Emit, status: Status, timeout: float | None = None) -> None:
@@ -256,4 +268,4 @@ def run_source_until_done(source, emit: Emit, status: Status, timeout: float | N
 
 
 __all__ = ["CameraSource", "DiceCupSource", "FilmObserver", "FilmSource", "ReplaySource", "Sources", "confirmed_board",
-           "run_source_until_done"]
+           "hand_back", "run_source_until_done"]

@@ -54,7 +54,7 @@ from companion.referee import (
 from companion.referee.typed import observations_from_text
 from companion.rules import GameState, Phase
 from companion.rules.clock import MatchClock, clock_text
-from companion.sources import confirmed_board
+from companion.sources import hand_back
 from companion.tui.board import render_board
 from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
@@ -330,9 +330,7 @@ class CompanionApp(App):
             return []
         for event in events:
             self._log_event(event)
-        board = confirmed_board(observation, events)
-        if board is not None and hasattr(self.source, "confirm"):
-            self.source.confirm(board)  # the camera learns what this board's empty points look like
+        hand_back(self.source, observation, events)  # the camera learns what this board's empty points look like
         if events:
             self._verdict_from(events)
             if any(isinstance(e, ResignationOffered) for e in events):

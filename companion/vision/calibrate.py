@@ -181,12 +181,11 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     # the trays lie beside the home boards, which the known position has just placed (the picture's own tray test
     # guessed right on 29 of 41 photoreal starting frames)
     side = "right" if orientation.tray_on_right() else "left"
-    looks, looked_covered = None, []
+    looks, looks_said = None, []
     if reader == "strips" and learn_empty:
         empty = [target.points[orientation.point_of_slot(s) - 1].count == 0 for s in range(24)]
-        looks = EmptyLooks.none().learnt(image, corners, geometry, empty)
-        looked_covered = [f"point {orientation.point_of_slot(s)}" for s in range(24)
-                          if empty[s] and reading.points[s].count]
+        looks, looks_said = learn_empty_looks(image, corners, geometry, empty, reading,
+                                              lambda s: f"point {orientation.point_of_slot(s)}")
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
                       colours, reader=reader, geometry=geometry, head=head, empty_looks=looks)
     counts_wrong, colours_wrong = differences(profile, image, target)
@@ -197,12 +196,29 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     if colours_wrong:  # glare on one stack is no reason to refuse a board whose every count reads right
         warnings.append(f"on this photo the profile reads the colour of {', '.join(colours_wrong)} wrong "
                         "(glare or shade on that stack?); the counts all read right")
+    return Calibration(profile, reading, how, "; ".join(warnings + looks_said) or None)
+
+
+def learn_empty_looks(image: np.ndarray, corners: Corners, geometry: BoardGeometry, empty: Sequence[bool],
+                      reading: ImageReading, name) -> tuple[EmptyLooks, list[str]]:
+    """The looks of the points `empty` says are empty (image order), and what to tell the user of them. A point
+    the network calls "not a point" (a hand, a sleeve) gets no look: it would teach a hand as that point's empty
+    look, and hide the next hand there; confirmed positions give it one later. `name(slot)` names a point."""
+    from companion.vision.strip_reader import COVERED_LEAST, NOT_A_POINT, StripReader
+
+    covered = StripReader(corners, geometry).probabilities(image)[:24, NOT_A_POINT] >= COVERED_LEAST
+    learn = [e and not c for e, c in zip(empty, covered)]
+    said = []
+    looked_covered = [name(s) for s in range(24) if learn[s] and reading.points[s].count]
     if looked_covered:
         one = len(looked_covered) == 1
-        warnings.append(f"{_listed(looked_covered)}, empty in the position, looked covered to the network on this "
-                        f"photo; {'its' if one else 'their'} empty look is learnt from it: make sure "
-                        f"{'it is' if one else 'they are'} empty")
-    return Calibration(profile, reading, how, "; ".join(warnings) or None)
+        said.append(f"{_listed(looked_covered)}, empty in the position, looked covered to the network on this "
+                    f"photo; {'its' if one else 'their'} empty look is learnt from it: make sure "
+                    f"{'it is' if one else 'they are'} empty")
+    hidden = [name(s) for s in range(24) if empty[s] and covered[s]]
+    if hidden:
+        said.append(f"something seemed to lie over {_listed(hidden)} (a hand?): no empty look is learnt there yet")
+    return EmptyLooks.none().learnt(image, corners, geometry, learn), said
 
 
 def measured_colours(image: np.ndarray, corners: Corners, geometry: BoardGeometry, orientation: Orientation,
@@ -291,20 +307,27 @@ def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: s
     counts = [int(count) for _, count in labels] + [-1, -1]
     geometry = geometry or fit_bar(image, corners, counts=counts)
     reading = StripReader(corners, geometry, trays=side).read(image)
-    # an empty point read covered is forgiven when its empty look is learnt (below)
+    # up to EMPTY_FORGIVEN empty points read covered are forgiven when their empty looks are learnt (below)
+    forgiven = [slot for slot, ((_, count), read) in enumerate(zip(labels, reading.points))
+                if learn_empty and count == 0 and read.count]
     wrong = [f"slot {slot}" for slot, ((colour, count), read) in enumerate(zip(labels, reading.points))
-             if (read.count != count and (count or not learn_empty)) or (count and read.colour != colour)]
+             if (read.count != count and slot not in forgiven) or (count and read.colour != colour)]
+    if len(forgiven) > EMPTY_FORGIVEN:
+        wrong += [f"slot {slot}" for slot in forgiven]
     if wrong:
         raise CalibrationError(f"the board does not read as labelled at {', '.join(wrong)}: check the labels and "
                                "the corners")
     # player 0 sits at the bottom; the trays are on his home side
     orientation = Orientation(True, side == "right", player0)
     h, w = image.shape[:2]
-    looks = EmptyLooks.none().learnt(image, corners, geometry, [c == 0 for c in counts[:24]]) if learn_empty else None
+    looks, said = None, []
+    if learn_empty:
+        looks, said = learn_empty_looks(image, corners, geometry, [c == 0 for c in counts[:24]], reading,
+                                        lambda s: f"slot {s}")
     profile = Profile(corners, orientation, localisation[0], localisation[1], (w, h), side, dict(reading.colours),
                       reader="strips", geometry=geometry,
                       head=adapted_head(image, corners, geometry, counts) if adapt else None, empty_looks=looks)
-    return Calibration(profile, reading, how + ", measured on the labels")
+    return Calibration(profile, reading, how + ", measured on the labels", "; ".join(said) or None)
 
 
 def orientations_of(reading: ImageReading, target: BoardReading) -> list[Orientation]:
@@ -330,8 +353,8 @@ def likeliest_orientations(reading: ImageReading, target: BoardReading, *,
     for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
         orientation = Orientation(bottom, home_right, colour)
         board = reading.to_board_reading(orientation)
-        wrong = [b.count for a, b in zip(board.points, target.points) if a.count != b.count]
-        if any(wrong) or len(wrong) > forgive_empty:
+        counts_missed = [b.count for a, b in zip(board.points, target.points) if a.count != b.count]
+        if any(counts_missed) or len(counts_missed) > forgive_empty:  # (a 0 missed: an empty point read covered)
             continue  # (the bar is not compared: a cube or a die lies there as often as a checker)
         both = sum(a.owner == b.owner for a, b in zip(board.points, target.points) if a.count)
         scored.append((both, orientation))
@@ -375,6 +398,7 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "EMPTY_FORGIVEN", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences", "known_counts",
+__all__ = ["CUTS", "EMPTY_FORGIVEN", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences",
+           "learn_empty_looks", "known_counts",
            "likeliest_orientations", "measure", "measured_colours", "measured_sizes", "orientations_of",
            "start_orientations", "verify"]

@@ -34,55 +34,79 @@ point reached 0.82, 211 of 231 empty ones reached 0.85; on the stone and figured
 session 22's network, which had not learnt those designs: 25 of 45 mended, 2 broken; docs/VISION.md)."""
 
 
+SURE_LIKE = 0.95
+"""The cosine from which a match is sure: the empty points that reach their look on the development boards
+mostly do so above it (median 0.94)."""
+
+
 class EmptyLooksError(CompanionError):
     """A saved set of empty looks cannot be read."""
 
 
+LOOKS = 2
+"""Looks kept per point: the first (calibration's, or the first confirmed) and the newest from a confirmed
+position. The first stays: a confirmed frame may have had a die on the point or another light; the newest follows
+the evening's light and a nudged camera."""
+
+
 @dataclass(frozen=True, eq=False)
 class EmptyLooks:
-    """Each point's strip (image order, as `companion.vision.strips` cuts it) from a photo where it was empty, and
-    how that photo was normalised; `known[s]` says whether point `s` has one."""
+    """Each point's strips (image order, as `companion.vision.strips` cuts them) from photos where it was empty,
+    and how each photo was normalised; `known[s, k]` says whether point `s` has look `k` (0 the first, 1 the
+    newest)."""
 
     strips: np.ndarray
-    """(24, STRIP_H, STRIP_W, 3) uint8; zeros where not known."""
+    """(24, LOOKS, STRIP_H, STRIP_W, 3) uint8; zeros where not known."""
     norms: np.ndarray
-    """(24, 4) float32: the mean BGR and spread of the photo each strip was cut from (`strips.normalisation`)."""
+    """(24, LOOKS, 4) float32: the mean BGR and spread of the photo each strip was cut from
+    (`strips.normalisation`, over all of its 26 strips, as a read normalises)."""
     known: np.ndarray
-    """(24,) bool."""
+    """(24, LOOKS) bool."""
 
     def __post_init__(self) -> None:
-        if (self.strips.shape != (POINTS, STRIP_H, STRIP_W, 3) or self.strips.dtype != np.uint8
-                or self.norms.shape != (POINTS, 4) or self.known.shape != (POINTS,)):
-            raise EmptyLooksError("empty looks are 24 strips of 112x24 pixels with their normalisation")
+        if (self.strips.shape != (POINTS, LOOKS, STRIP_H, STRIP_W, 3) or self.strips.dtype != np.uint8
+                or self.norms.shape != (POINTS, LOOKS, 4) or self.known.shape != (POINTS, LOOKS)):
+            raise EmptyLooksError(f"empty looks are {LOOKS} strips of {STRIP_H}x{STRIP_W} pixels for each of the "
+                                  "24 points, with their normalisation")
+        if not np.all(self.norms[self.known][:, 3] > 0):
+            raise EmptyLooksError("an empty look's spread must be positive")
 
     @classmethod
     def none(cls) -> EmptyLooks:
-        return cls(np.zeros((POINTS, STRIP_H, STRIP_W, 3), np.uint8), np.zeros((POINTS, 4), np.float32),
-                   np.zeros(POINTS, bool))
+        return cls(np.zeros((POINTS, LOOKS, STRIP_H, STRIP_W, 3), np.uint8), np.zeros((POINTS, LOOKS, 4), np.float32),
+                   np.zeros((POINTS, LOOKS), bool))
 
     def __len__(self) -> int:
-        return int(self.known.sum())
+        """How many points have a look."""
+        return int(self.known.any(axis=1).sum())
+
+    @property
+    def points(self) -> np.ndarray:
+        """(24,) bool: the points with a look."""
+        return self.known.any(axis=1)
 
     def learnt(self, image: np.ndarray, corners: Corners, geometry: BoardGeometry,
                empty: Sequence[bool]) -> EmptyLooks:
-        """These looks, with those of the points `empty` says are empty in `image` (image order) taken from it:
-        the newest photo of an empty point is the one most like the next (the light of the day, the camera now)."""
+        """These looks, with the points `empty` says are empty in `image` (image order) seen in it: a point's
+        first look if it has none, else its newest."""
         empty = np.asarray(empty, bool)
         if empty.shape != (POINTS,):
             raise ValueError("say for each of the 24 points whether it is empty")
-        cut = StripCutter(corners, geometry).cut(image)[:POINTS]
-        mean, spread = normalisation(cut)
-        strips, norms = self.strips.copy(), self.norms.copy()
-        strips[empty] = cut[empty]
-        norms[empty] = np.append(mean, spread).astype(np.float32)
-        return EmptyLooks(strips, norms, self.known | empty)
+        cut = StripCutter(corners, geometry).cut(image)
+        norm = np.append(*normalisation(cut)).astype(np.float32)
+        strips, norms, known = self.strips.copy(), self.norms.copy(), self.known.copy()
+        for point in np.flatnonzero(empty):
+            k = 1 if known[point, 0] else 0
+            strips[point, k], norms[point, k], known[point, k] = cut[point], norm, True
+        return EmptyLooks(strips, norms, known)
 
     def network_input(self) -> tuple[np.ndarray, np.ndarray]:
-        """The known points' slots and their strips as the strip network takes them, each normalised as the photo
-        it came from."""
-        slots = np.flatnonzero(self.known)
-        x = (self.strips[slots].astype(np.float32) - self.norms[slots, None, None, :3]) / self.norms[slots, None, None, 3:]
-        return slots, x.transpose(0, 3, 1, 2)
+        """The known looks' points and strips as the strip network takes them, each normalised as the photo it
+        came from (`strips.network_input` normalises a whole board by one photo's look)."""
+        points, looks = np.nonzero(self.known)
+        norms = self.norms[points, looks]
+        x = (self.strips[points, looks].astype(np.float32) - norms[:, None, None, :3]) / norms[:, None, None, 3:]
+        return points, x.transpose(0, 3, 1, 2)
 
     def save(self, path: Path) -> None:
         """Written whole or not at all (a temporary file renamed over the old one)."""
@@ -97,8 +121,15 @@ class EmptyLooks:
                 return cls(data["strips"], data["norms"].astype(np.float32), data["known"].astype(bool))
         except FileNotFoundError:
             raise EmptyLooksError(f"the empty looks {Path(path).name} are missing") from None
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, EmptyLooksError) as exc:
+        except (OSError, KeyError, ValueError, TypeError, AttributeError, EOFError, zipfile.BadZipFile,
+                EmptyLooksError) as exc:
             raise EmptyLooksError(f"the empty looks {Path(path).name} cannot be read ({exc})") from None
+
+
+def empty_sureness(cosine: np.ndarray) -> np.ndarray:
+    """How sure a point matched to its empty look is empty: 0 at `EMPTY_LIKE`, 1 from `SURE_LIKE` on. A match
+    near the threshold is the reader's best guess but not a fact the referee leans on."""
+    return np.clip((cosine - EMPTY_LIKE) / (SURE_LIKE - EMPTY_LIKE), 0.0, 1.0)
 
 
 def similarity(now: np.ndarray, then: np.ndarray) -> np.ndarray:
@@ -107,4 +138,4 @@ def similarity(now: np.ndarray, then: np.ndarray) -> np.ndarray:
     return (now * then).sum(axis=1) / np.maximum(norms, 1e-9)
 
 
-__all__ = ["EMPTY_LIKE", "EmptyLooks", "EmptyLooksError", "similarity"]
+__all__ = ["EMPTY_LIKE", "LOOKS", "SURE_LIKE", "EmptyLooks", "EmptyLooksError", "empty_sureness", "similarity"]

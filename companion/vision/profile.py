@@ -156,13 +156,16 @@ class Profile:
         except OSError as exc:
             raise ProfileError(f"cannot make the folder for {path}: {exc.strerror}") from None
         # the files beside it first, so that a profile never names one that is not there
-        if self.head is not None:
-            head_path = _beside(path, "head")
-            temporary = head_path.with_name(head_path.name + ".tmp.npz")
-            np.savez(temporary, weights=self.head[0], bias=self.head[1])
-            os.replace(temporary, head_path)
-        if self.empty_looks is not None:
-            self.empty_looks.save(_beside(path, "empty"))
+        try:
+            if self.head is not None:
+                head_path = _beside(path, "head")
+                temporary = head_path.with_name(head_path.name + ".tmp.npz")
+                np.savez(temporary, weights=self.head[0], bias=self.head[1])
+                os.replace(temporary, head_path)
+            if self.empty_looks is not None:
+                self.empty_looks.save(_beside(path, "empty"))
+        except OSError as exc:
+            raise ProfileError(f"cannot write beside {path}: {exc.strerror or exc}") from None
         write_atomically(path, self.to_toml(head_file=_beside(path, "head").name if self.head is not None else None,
                                             empty_file=_beside(path, "empty").name if self.empty_looks is not None
                                             else None))

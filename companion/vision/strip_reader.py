@@ -18,6 +18,7 @@ the simulator's (its trays and the dice still use the plane of `companion.vision
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,7 +27,7 @@ import numpy as np
 
 from companion.rules.layout import STANDARD, BoardGeometry
 from companion.vision.adapt import Head
-from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, similarity
+from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, empty_sureness, similarity
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
@@ -81,10 +82,10 @@ class StripReader:
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
             for name, bgr in colours.items()}
         self.empty_looks = empty_looks
-        self._empty_slots, self._empty_hidden = np.zeros(0, int), np.zeros((0, 0))
+        self._look_points, self._look_hidden = np.zeros(0, int), np.zeros((0, 0))
         if empty_looks is not None and len(empty_looks):
-            self._empty_slots, x = empty_looks.network_input()
-            self._empty_hidden = self.network.outputs(x)[2].astype(np.float64)
+            self._look_points, x = empty_looks.network_input()
+            self._look_hidden = self.network.outputs(x)[2].astype(np.float64)
 
     def look(self, image: np.ndarray, strips: np.ndarray | None = None,
              norm: tuple[np.ndarray, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -102,11 +103,13 @@ class StripReader:
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True), offsets.astype(np.float64), hidden.astype(np.float64)
 
-    def looking_empty(self, hidden: np.ndarray) -> np.ndarray:
-        """The points (of 24, image order) whose hidden layer is as it was when they were known empty."""
-        out = np.zeros(24, bool)
-        if len(self._empty_slots):
-            out[self._empty_slots] = similarity(hidden[self._empty_slots], self._empty_hidden) >= EMPTY_LIKE
+    def empty_likeness(self, hidden: np.ndarray) -> np.ndarray:
+        """For each point (24, image order), the cosine between its hidden layer and the nearest of its empty
+        looks' (0 for a point with none): at or over `EMPTY_LIKE`, it looks as it did empty."""
+        out = np.zeros(24)
+        if len(self._look_points):
+            cosine = similarity(hidden[self._look_points], self._look_hidden)
+            np.maximum.at(out, self._look_points, cosine)
         return out
 
     def probabilities(self, image: np.ndarray) -> np.ndarray:
@@ -131,7 +134,8 @@ class StripReader:
         strips = self.cutter.cut(image)
         norm = normalisation(strips)
         p, _, hidden = self._run(strips, norm)
-        empty = self.looking_empty(hidden)
+        likeness = self.empty_likeness(hidden)
+        empty = likeness >= EMPTY_LIKE
         if empty.any():  # still as it looked empty: a point, and empty, whatever its grain made the network think
             p[:24][empty] = np.eye(p.shape[1])[0]
         lap("strips")
@@ -149,6 +153,9 @@ class StripReader:
         # a profile's colours are the network's reference sets; they no longer overrule it (since session 23's
         # colour network, overruling lost points on every photoreal development set, as the light changes)
         points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))
+        sure = empty_sureness(likeness)  # a match near the line is the best guess, not a fact for the referee
+        points = tuple(replace(read, confidence=read.confidence * float(sure[s])) if empty[s] else read
+                       for s, read in enumerate(points))
         bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres, is_point[24 + h], p_light.get(24 + h))
                     for h in (0, 1))
         lap("colours")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from companion.referee.observations import BoardReading, CubeReading, DiceReading, Observation
+from companion.referee.observations import CONFIDENT, BoardReading, CubeReading, DiceReading, Observation
 from companion.vision.camera import Camera
 from companion.vision.dice import DiceReader, Found
 from companion.vision.empty_looks import EmptyLooks
@@ -102,20 +102,27 @@ class BoardWatcher:
         out: list[Observation] = [reading.to_board_reading(self.profile.orientation)]
         return out + self._look_at_dice(image, time, rectified)
 
-    def confirm(self, board: BoardReading) -> bool:
-        """The referee took `board` as the position (a play it accepted). When it is what the board last settled
-        as, the look of each point it leaves empty is learnt from that frame (`companion.vision.empty_looks`), for
-        the rest of the session: the profile's looks were learnt on one photo, and the light and the camera
-        change over a match. True when learnt."""
-        reader, image = self._reader, self._settled_image
-        if (not isinstance(reader, StripReader) or self._reading is None or image is None
-                or self.profile.reader != "strips"):
+    def confirm(self, accepted: BoardReading) -> bool:
+        """The referee took the position `accepted` (a play it accepted). When the board last settled as a reading
+        that agrees with it on every point read surely, the look of each point that both leave empty, and that the
+        reading was sure of, is learnt from that frame (`companion.vision.empty_looks`), for the rest of the
+        session: the profile's looks come from one photo, and the light and the camera change over a match. Only
+        sure empty points: the referee matches the sure points alone, so a point it took as made may have read an
+        unsure 0. True when something was learnt."""
+        reader, image, reading = self._reader, self._settled_image, self._reading
+        if not isinstance(reader, StripReader) or reading is None or image is None or self.profile.reader != "strips":
             return False
         orientation = self.profile.orientation
-        settled = self._reading.to_board_reading(orientation).points
-        if [(p.owner, p.count) for p in settled] != [(p.owner, p.count) for p in board.points]:
+        settled = reading.to_board_reading(orientation).points
+        if any(seen.confidence >= CONFIDENT and (seen.owner, seen.count) != (taken.owner, taken.count)
+               for seen, taken in zip(settled, accepted.points)):
             return False  # the board has moved on since (or the referee took another reading): nothing to learn
-        empty = [board.points[orientation.point_of_slot(s) - 1].count == 0 for s in range(24)]
+        empty = []
+        for slot in range(24):
+            seen, taken = settled[orientation.point_of_slot(slot) - 1], accepted.points[orientation.point_of_slot(slot) - 1]
+            empty.append(taken.count == 0 and seen.count == 0 and seen.high <= 0 and seen.confidence >= CONFIDENT)
+        if not any(empty):
+            return False
         looks = (self.profile.empty_looks or EmptyLooks.none()).learnt(image, reader.corners, reader.geometry, empty)
         self.profile = replace(self.profile, empty_looks=looks)
         self._reader = self.profile.board_reader(reader.corners)

@@ -78,6 +78,9 @@ TRAIN_DESIGNS = (
 FIRST_WIDER_TRAIN_BOARD = 40
 """Training boards before this were rendered when only the first four designs existed; they keep them, so every
 board rendered is reproducible from its number."""
+FIRST_DESIGNS = ("walnut-felt", "club-leather", "lacquer-tournament", "roll-up-vinyl")
+WIDER_DESIGNS = FIRST_DESIGNS + ("linen-painted", "speckled-acrylic")
+STONE_DESIGNS = ("slate-polished", "burl-veneer")
 FIRST_STONE_TRAIN_BOARD = 100
 """Training boards from this one are the stone and figured-wood designs alone (boards 40-99 keep the six before
 them), so every board rendered is reproducible from its number."""
@@ -161,12 +164,10 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     """Everything a board of `split` is made of; the same `(split, board)` gives the same board."""
     rng = np.random.default_rng([SEED_BASE[split] + board, 1])
     designs = SPLITS[split]
-    if split == "train" and board < FIRST_WIDER_TRAIN_BOARD:
-        designs = designs[:4]
-    elif split == "train" and board < FIRST_STONE_TRAIN_BOARD:
-        designs = designs[:6]
-    elif split == "train":
-        designs = designs[6:]
+    if split == "train":  # by name: a design added later changes no board rendered before it
+        names = (FIRST_DESIGNS if board < FIRST_WIDER_TRAIN_BOARD else WIDER_DESIGNS if board < FIRST_STONE_TRAIN_BOARD
+                 else STONE_DESIGNS)
+        designs = tuple(d for d in designs if d.name in names)
     design = designs[board % len(designs)]
     play_width = float(rng.uniform(440, 620))
     play_height = play_width * float(rng.uniform(0.72, 0.88))
