@@ -36,6 +36,10 @@ def linear(rgb) -> tuple[float, float, float, float]:
 
 # -- materials -------------------------------------------------------------------------------------------------
 
+def _bright(rgb) -> float:
+    return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+
 def _ramp(nodes, links, fac_socket, a, b, pos=(0.0, 1.0)):
     ramp = nodes.new("ShaderNodeValToRGB")
     ramp.color_ramp.elements[0].position, ramp.color_ramp.elements[1].position = pos
@@ -54,7 +58,7 @@ def _coords(nodes, links, scale):
 
 def material(name: str, spec: dict, rng: random.Random):
     """A board part's material: felt, leather, lacquer, vinyl, wood, inlaid, marble, cork, metal, printed, linen,
-    suede, patterned, speckled, slate, burl, veneer."""
+    suede, patterned, speckled, slate, burl, veneer, mosaic, enamel."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
@@ -150,6 +154,34 @@ def material(name: str, spec: dict, rng: random.Random):
         links.new(vector, grain.inputs["Vector"])
         colour = _ramp(nodes, links, grain.outputs["Fac"], a, b, (0.1, 0.9))
         bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.3, 1.0)
+    elif kind == "mosaic":  # tiles of two near colours set in grout
+        cells = nodes.new("ShaderNodeTexVoronoi")
+        cells.inputs["Scale"].default_value = rng.uniform(25, 70)
+        links.new(vector, cells.inputs["Vector"])
+        edges = nodes.new("ShaderNodeTexVoronoi")
+        edges.feature = "DISTANCE_TO_EDGE"
+        edges.inputs["Scale"].default_value = cells.inputs["Scale"].default_value
+        links.new(vector, edges.inputs["Vector"])
+        tiles = _ramp(nodes, links, cells.outputs["Color"], a, b, (0.3, 0.7))
+        grout = nodes.new("ShaderNodeMix")
+        grout.data_type = "RGBA"
+        is_grout = nodes.new("ShaderNodeMath")
+        is_grout.operation = "LESS_THAN"
+        is_grout.inputs[1].default_value = rng.uniform(0.03, 0.08)
+        links.new(edges.outputs["Distance"], is_grout.inputs[0])
+        links.new(is_grout.outputs["Value"], grout.inputs["Factor"])
+        links.new(tiles, grout.inputs["A"])
+        grout.inputs["B"].default_value = linear([0.55, 0.53, 0.5] if _bright(a) < 0.5 else [0.2, 0.2, 0.2])
+        colour = grout.outputs["Result"]
+        bump_height = is_grout.outputs["Value"]
+        bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.4, 0.9)
+    elif kind == "enamel":  # glossy paint crazed with fine cracks
+        cracks = nodes.new("ShaderNodeTexVoronoi")
+        cracks.feature = "DISTANCE_TO_EDGE"
+        cracks.inputs["Scale"].default_value = rng.uniform(80, 200)
+        links.new(vector, cracks.inputs["Vector"])
+        colour = _ramp(nodes, links, cracks.outputs["Distance"], b, a, (0.0, 0.04))
+        bsdf.inputs["Coat Weight"].default_value = 1.0
     elif kind == "lacquer":
         bsdf.inputs["Coat Weight"].default_value = 1.0
         bsdf.inputs["Coat Roughness"].default_value = 0.03
@@ -170,14 +202,15 @@ def material(name: str, spec: dict, rng: random.Random):
 
 def checker_material(name: str, rgb, finish: str, rng: random.Random):
     """A checker set's finish: matte, glossy, satin, pearl (shimmering, coated), marble (veined), metal, wood
-    (turned, with grain), stone (granite chips)."""
+    (turned, with grain), stone (granite chips), translucent (glass or resin)."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
     bsdf = nodes["Principled BSDF"]
     bsdf.inputs["Base Color"].default_value = linear(rgb)
     bsdf.inputs["Roughness"].default_value = {"matte": 0.55, "glossy": 0.12, "pearl": 0.22, "marble": 0.1,
-                                               "metal": 0.28, "satin": 0.32, "wood": 0.4, "stone": 0.15}[finish]
+                                               "metal": 0.28, "satin": 0.32, "wood": 0.4, "stone": 0.15,
+                                               "translucent": 0.08}[finish]
     if finish in ("glossy", "pearl", "marble"):
         bsdf.inputs["Coat Weight"].default_value = 0.8
     if finish == "pearl":
@@ -199,6 +232,9 @@ def checker_material(name: str, rgb, finish: str, rng: random.Random):
         links.new(_ramp(nodes, links, noise.outputs["Fac"], rgb, vein, (0.5, 0.56)), bsdf.inputs["Base Color"])
     elif finish == "metal":
         bsdf.inputs["Metallic"].default_value = 1.0
+    elif finish == "translucent":  # glass or resin: light passes into it
+        bsdf.inputs["Transmission Weight"].default_value = rng.uniform(0.5, 0.85)
+        bsdf.inputs["IOR"].default_value = 1.5
     elif finish == "stone":  # granite: chips of a lighter and a darker shade, polished
         vector = _coords(nodes, links, rng.uniform(150, 400))
         chips = nodes.new("ShaderNodeTexVoronoi")
@@ -275,7 +311,8 @@ def lathe(profile, segments=48):
 def checker_profile(model: str, d: float, t: float, bevel: float):
     """A checker's cross-section from the bottom's centre out and up to the top's centre: flat (bevelled edges),
     grooved (concentric rings cut in the top), rimmed (a raised rim, a dished middle), ringed (an inlaid ring of
-    the other material), domed (a low dome), stepped (a ledge round a raised middle)."""
+    the other material), domed (a low dome), stepped (a ledge round a raised middle), faceted (flat, turned with
+    eight sides by the caller)."""
     r, b = d / 2, bevel * t
     p = [(0, 0, 0, False), (r - b, 0, 0, False)]
     for k in range(1, 4):  # the bottom edge's round-over
@@ -436,7 +473,10 @@ class BoardScene:
             mat = checker_material(f"checker{i}", rgb, c["finish"], rng)
             ring = checker_material(f"ring{i}", c["colours"][1 - i] if rng.random() < 0.5 else
                                     [min(1.0, x * 0.7 + 0.2) for x in rgb], c["finish"], rng)
-            verts, faces, smooth, mats = lathe(checker_profile(c["model"], d, t, c["bevel"]))
+            faceted = c["model"] == "faceted"  # an octagonal prism: turned with eight sides, none smoothed
+            verts, faces, smooth, mats = lathe(checker_profile(c["model"], d, t, c["bevel"]), 8 if faceted else 48)
+            if faceted:
+                smooth = [False] * len(smooth)
             mesh = bpy.data.meshes.new(f"checker{i}")
             mesh.from_pydata(verts, [], faces)
             mesh.materials.append(mat)

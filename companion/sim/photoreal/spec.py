@@ -91,7 +91,15 @@ HELDOUT_DESIGNS = (
            (0.05, 0.10), (0.35, 0.45), (0.80, 0.98), frame_height=(4.0, 10.0)),
     Design("inlaid-parquet", ("wood",), ("inlaid",), ("wood",), ("ringed",), ("pearl", "marble"),
            (0.05, 0.10), (0.35, 0.45), (0.80, 0.98), same_colour=0.5),
+    # a look no training design resembles (added in session 23, after two training designs were chosen for being
+    # like the first three): tiles set in grout on the field and the points, crazed enamel, glass checkers with
+    # eight sides
+    Design("mosaic-glass", ("mosaic",), ("mosaic", "enamel"), ("metal", "wood"), ("faceted",), ("translucent",),
+           (0.05, 0.10), (0.35, 0.45), (0.80, 0.98)),
 )
+FIRST_HELDOUT_DESIGNS = ("marble-brass", "cork-travel", "inlaid-parquet")
+FIRST_MOSAIC_HELDOUT_BOARD = 100
+"""Held-out boards from this one are the mosaic design alone; those before keep the first three."""
 DESIGNS = {d.name: d for d in TRAIN_DESIGNS + HELDOUT_DESIGNS}
 SPLITS = {"train": TRAIN_DESIGNS, "heldout": HELDOUT_DESIGNS}
 SEED_BASE = {"train": 0, "heldout": 5_000_000}
@@ -126,6 +134,9 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
     elif kind == "slate":  # a stone ground and veins that stand out of it, lighter on dark stone
         c = _colour(rng, value, (0.0, 0.3))
         colours = [c, [min(1.0, x + 0.45) if _luminance(c) < 0.5 else x * 0.35 for x in c]]
+    elif kind in ("mosaic", "enamel"):  # tiles of two near shades; enamel and its cracks' darker line
+        c = _colour(rng, value, (0.1, 0.8))
+        colours = [c, [min(1.0, max(0.0, x * float(rng.uniform(0.6, 0.85)))) for x in c]]
     elif kind == "marble":
         c = _colour(rng, value, (0.0, 0.25))
         colours = [c, [min(1.0, x * 0.4 + (0.55 if light is False else 0.0)) for x in c]]
@@ -142,7 +153,8 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
         colours = [c, c]
     roughness = {"felt": 0.95, "leather": 0.5, "lacquer": 0.06, "vinyl": 0.35, "marble": 0.12, "cork": 0.85,
                  "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5, "linen": 0.9, "suede": 0.8,
-                 "patterned": 0.45, "speckled": 0.25, "slate": 0.1, "burl": 0.35, "veneer": 0.35}[kind]
+                 "patterned": 0.45, "speckled": 0.25, "slate": 0.1, "burl": 0.35, "veneer": 0.35,
+                 "mosaic": 0.3, "enamel": 0.08}[kind]
     return {"kind": kind, "colours": [[round(x, 4) for x in c] for c in colours],
             "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3),
             "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
@@ -164,10 +176,13 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     """Everything a board of `split` is made of; the same `(split, board)` gives the same board."""
     rng = np.random.default_rng([SEED_BASE[split] + board, 1])
     designs = SPLITS[split]
-    if split == "train":  # by name: a design added later changes no board rendered before it
+    # by name: a design added later changes no board rendered before it
+    if split == "train":
         names = (FIRST_DESIGNS if board < FIRST_WIDER_TRAIN_BOARD else WIDER_DESIGNS if board < FIRST_STONE_TRAIN_BOARD
                  else STONE_DESIGNS)
-        designs = tuple(d for d in designs if d.name in names)
+    else:
+        names = FIRST_HELDOUT_DESIGNS if board < FIRST_MOSAIC_HELDOUT_BOARD else ("mosaic-glass",)
+    designs = tuple(d for d in designs if d.name in names)
     design = designs[board % len(designs)]
     play_width = float(rng.uniform(440, 620))
     play_height = play_width * float(rng.uniform(0.72, 0.88))
