@@ -119,7 +119,8 @@ class BoardWatcher:
             return False  # the board has moved on since (or the referee took another reading): nothing to learn
         empty = []
         for slot in range(24):
-            seen, taken = settled[orientation.point_of_slot(slot) - 1], accepted.points[orientation.point_of_slot(slot) - 1]
+            point = orientation.point_of_slot(slot) - 1
+            seen, taken = settled[point], accepted.points[point]
             empty.append(taken.count == 0 and seen.count == 0 and seen.high <= 0 and seen.confidence >= CONFIDENT)
         if not any(empty):
             return False

@@ -292,17 +292,25 @@ def test_calibration_puts_the_trays_beside_the_home_boards_the_start_places():
     assert calibrate(image, corners=corners, markers=False, player0=orient.player0_colour).profile.trays == "right"
 
 
-def test_read_gives_no_position_id_for_a_board_it_is_unsure_is_there(tmp_path, capsys):
-    """A profile learnt on one board, used on a photo of another: the reading is a guess (board confidence under
-    0.5), and a Position ID would name a position exactly, so none is given."""
+def test_read_gives_no_position_id_for_a_board_it_is_unsure_is_there(tmp_path, capsys, monkeypatch):
+    """The starting position (flat renderer) read through its own profile names its Position ID; the same
+    reading with the board confidence of a guess (under 0.5: corners that may not be on the board) names none,
+    since an ID names a position exactly. (Before session 23's networks, a profile used on another board's photo
+    gave such a guess; they read that photo at 0.52: the board test passes many moved corners, docs/VISION.md.)"""
+    from dataclasses import replace
+
     from companion.cli import main
 
-    label = json.loads((SAMPLE / "train-00010-00.json").read_text())
-    corners = " ".join(f"{x:.0f},{y:.0f}" for x, y in label["corners"])
-    profile = tmp_path / "board.toml"
-    assert main(["calibrate", "--image", str(SAMPLE / "train-00010-00.jpg"), "--corners", *corners.split(),
-                 "--out", str(profile)]) == 0
+    image, corners = _render(Position.start())
+    photo, profile = tmp_path / "start.png", tmp_path / "board.toml"
+    cv2.imwrite(str(photo), image)
+    given = [f"{x:.0f},{y:.0f}" for x, y in corners]
+    assert main(["calibrate", "--image", str(photo), "--corners", *given, "--out", str(profile)]) == 0
     capsys.readouterr()
-    assert main(["read", str(SAMPLE / "heldout-00002-01.jpg"), "--profile", str(profile)]) == 1
+    assert main(["read", str(photo), "--profile", str(profile)]) == 0
+    assert "Position ID: 4HPwATDgc/ABMA" in capsys.readouterr().out
+    read = StripReader.read
+    monkeypatch.setattr(StripReader, "read", lambda self, *a, **k: replace(read(self, *a, **k), board=0.3))
+    assert main(["read", str(photo), "--profile", str(profile)]) == 1
     out = capsys.readouterr().out
     assert "no Position ID: the reading is too unsure" in out and "XGID" not in out
