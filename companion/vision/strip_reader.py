@@ -135,8 +135,10 @@ class StripReader:
         norm = normalisation(strips)
         p, _, hidden = self._run(strips, norm)
         likeness = self.empty_likeness(hidden)
-        empty = likeness >= EMPTY_LIKE
-        if empty.any():  # still as it looked empty: a point, and empty, whatever its grain made the network think
+        # still as it looked empty: a point, and empty, whatever its grain made the network think (a point the
+        # network reads empty anyway keeps its own answer and confidence)
+        empty = (likeness >= EMPTY_LIKE) & (p[:24].argmax(axis=1) != 0)
+        if empty.any():
             p[:24][empty] = np.eye(p.shape[1])[0]
         lap("strips")
         board = float(1.0 - p[:24, NOT_A_POINT].mean())
@@ -153,7 +155,7 @@ class StripReader:
         # a profile's colours are the network's reference sets; they no longer overrule it (since session 23's
         # colour network, overruling lost points on every photoreal development set, as the light changes)
         points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))
-        sure = empty_sureness(likeness)  # a match near the line is the best guess, not a fact for the referee
+        sure = empty_sureness(likeness)  # a match near the line overruling the network is a guess, not a fact
         points = tuple(replace(read, confidence=read.confidence * float(sure[s])) if empty[s] else read
                        for s, read in enumerate(points))
         bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres, is_point[24 + h], p_light.get(24 + h))

@@ -220,3 +220,17 @@ def test_the_camera_source_hands_confirmations_to_its_watcher_before_the_next_fr
     Sources([source, object()]).confirm(board)  # a part that does not learn is passed over
     source.run(lambda observation: None, lambda text: None)
     assert calls == [("confirm", board), ("feed", 0.0), ("feed", 1.0)]
+
+
+def test_a_look_overrules_the_network_only_where_it_reads_covered_and_then_as_surely_as_it_matches():
+    """A point the network reads empty keeps its own answer and confidence whatever its look; where the look
+    overrules a covered reading, the confidence follows how near the look is (0 at the line, 1 from 0.95)."""
+    from companion.vision.empty_looks import SURE_LIKE, empty_sureness
+
+    assert empty_sureness(np.array([EMPTY_LIKE, (EMPTY_LIKE + SURE_LIKE) / 2, SURE_LIKE, 1.0])).tolist() == \
+        pytest.approx([0.0, 0.5, 1.0, 1.0])
+    image, corners = _render(Position.start())
+    empty = [c == 0 for c in _true_counts(Position.start())]
+    plain = StripReader(corners).read(image)
+    looked = StripReader(corners, empty_looks=EmptyLooks.none().learnt(image, corners, STANDARD, empty)).read(image)
+    assert [(p.count, p.confidence) for p in looked.points] == [(p.count, p.confidence) for p in plain.points]
