@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from pathlib import Path
@@ -24,6 +25,15 @@ def write_atomically(path: Path, content: str | bytes) -> None:
     except OSError as exc:
         raise CompanionError(f"cannot write {path}: {exc.strerror or exc}") from exc
     _fsync_dir(path.parent)
+
+
+def npz_bytes(*, compressed: bool = False, **arrays) -> bytes:
+    """Arrays as the bytes of an `.npz` file, for `write_atomically` (NumPy imported here: the recorder needs none)."""
+    import numpy as np
+
+    buffer = io.BytesIO()
+    (np.savez_compressed if compressed else np.savez)(buffer, **arrays)
+    return buffer.getvalue()
 
 
 def unique_path(path: Path) -> Path:

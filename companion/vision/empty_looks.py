@@ -12,7 +12,6 @@ the camera nudged changes pixels more than what the network makes of them.
 
 from __future__ import annotations
 
-import os
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.files import npz_bytes, write_atomically
 from companion.rules.layout import BoardGeometry
 from companion.vision.plane import Corners
 from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, normalisation
@@ -109,10 +109,8 @@ class EmptyLooks:
         return points, x.transpose(0, 3, 1, 2)
 
     def save(self, path: Path) -> None:
-        """Written whole or not at all (a temporary file renamed over the old one)."""
-        temporary = Path(path).with_name(Path(path).name + ".tmp.npz")
-        np.savez_compressed(temporary, strips=self.strips, norms=self.norms, known=self.known)
-        os.replace(temporary, path)
+        """Written whole or not at all (`files.write_atomically`; a `CompanionError` says what failed)."""
+        write_atomically(path, npz_bytes(compressed=True, strips=self.strips, norms=self.norms, known=self.known))
 
     @classmethod
     def load(cls, path: Path) -> EmptyLooks:

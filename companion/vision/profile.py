@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.files import write_atomically
+from companion.files import npz_bytes, write_atomically
 from companion.rules.layout import BoardGeometry
 from companion.vision.empty_looks import EmptyLooks, EmptyLooksError
 from companion.vision.markers import MarkerFrame, MarkersNotFound
@@ -156,16 +156,10 @@ class Profile:
         except OSError as exc:
             raise ProfileError(f"cannot make the folder for {path}: {exc.strerror}") from None
         # the files beside it first, so that a profile never names one that is not there
-        try:
-            if self.head is not None:
-                head_path = _beside(path, "head")
-                temporary = head_path.with_name(head_path.name + ".tmp.npz")
-                np.savez(temporary, weights=self.head[0], bias=self.head[1])
-                os.replace(temporary, head_path)
-            if self.empty_looks is not None:
-                self.empty_looks.save(_beside(path, "empty"))
-        except OSError as exc:
-            raise ProfileError(f"cannot write beside {path}: {exc.strerror or exc}") from None
+        if self.head is not None:
+            write_atomically(_beside(path, "head"), npz_bytes(weights=self.head[0], bias=self.head[1]))
+        if self.empty_looks is not None:
+            self.empty_looks.save(_beside(path, "empty"))
         write_atomically(path, self.to_toml(head_file=_beside(path, "head").name if self.head is not None else None,
                                             empty_file=_beside(path, "empty").name if self.empty_looks is not None
                                             else None))
