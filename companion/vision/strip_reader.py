@@ -27,6 +27,7 @@ import numpy as np
 
 from companion.rules.layout import STANDARD, BoardGeometry
 from companion.vision.adapt import Head
+from companion.vision.checker_sets import ColourEvidence, flip, stacks_to_flip, too_many, two_sets
 from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, empty_sureness, similarity
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
@@ -146,7 +147,35 @@ class StripReader:
         dists = counts / counts.sum(axis=1, keepdims=True)
         is_point = 1.0 - p[:, NOT_A_POINT]  # a strip unlike any point: whatever it reads is unsure
         samples = checker_colours(strips, dists, self.geometry)
-        centres = self.known_colours or two_colours(list(samples.values()))
+        sure = empty_sureness(likeness)  # a match near the line overruling the network is a guess, not a fact
+        # the two sets' colours: the profile's, else two guesses, the second tried only when the first names more
+        # than 15 checkers of a set (it splits better past glare and mirroring metal, worse on plain boards)
+        guesses = ([lambda: self.known_colours] if self.known_colours else
+                   [lambda: two_colours(list(samples.values())),
+                    lambda: two_sets(list(samples.values()), LIGHTNESS_WEIGHT)])
+        best = None
+        for guess in guesses:
+            centres = guess()
+            points, bar, p_light = self._colours(strips, norm, dists, is_point, samples, centres)
+            points = tuple(replace(read, confidence=read.confidence * float(sure[s])) if empty[s] else read
+                           for s, read in enumerate(points))
+            surplus = too_many((read.colour, read.count) for read in (*points, *bar))
+            if best is None or surplus < best[0]:
+                best = (surplus, centres, points, bar, p_light)
+            if surplus == 0:
+                break
+        _, centres, points, bar, p_light = best
+        points, bar = _at_most_fifteen(points, bar, samples, centres, p_light)
+        lap("colours")
+        busy = covered_points(p)
+        trays = self._read_trays(image, centres)
+        lap("trays")
+        bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[np.clip(c, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0])
+               for name, c in centres.items()}
+        return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board)  # type: ignore[arg-type]
+
+    def _colours(self, strips, norm, dists, is_point, samples, centres) -> tuple[tuple, tuple, dict[int, float]]:
+        """Points and bar halves read with the two sets' colours `centres`, and the colour network's P(light)."""
         p_light = {}
         if samples:
             which = np.array(sorted(samples))
@@ -155,18 +184,9 @@ class StripReader:
         # a profile's colours are the network's reference sets; they no longer overrule it (since session 23's
         # colour network, overruling lost points on every photoreal development set, as the light changes)
         points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))
-        sure = empty_sureness(likeness)  # a match near the line overruling the network is a guess, not a fact
-        points = tuple(replace(read, confidence=read.confidence * float(sure[s])) if empty[s] else read
-                       for s, read in enumerate(points))
         bar = tuple(_half(dists[24 + h], samples.get(24 + h), centres, is_point[24 + h], p_light.get(24 + h))
                     for h in (0, 1))
-        lap("colours")
-        busy = covered_points(p)
-        trays = self._read_trays(image, centres)
-        lap("trays")
-        bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[np.clip(c, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0])
-               for name, c in centres.items()}
-        return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board)  # type: ignore[arg-type]
+        return points, bar, p_light
 
     def _read_trays(self, image: np.ndarray, centres: dict[str, np.ndarray]) -> dict | None:
         side = self.trays or tray_side(image, self.plane)
@@ -233,6 +253,23 @@ def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float |
     if model == colour:
         return colour, max(sure, model_sure)
     return model, 0.0 if sure > 0.3 else model_sure * (1 - sure)
+
+
+def _at_most_fifteen(points, bar, samples, centres, p_light):
+    """The reading with no set over 15 checkers (`checker_sets`): stacks whose colour evidence is weakest are
+    named the other set when one set reads too many."""
+    w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
+    evidence = [ColourEvidence(p_light.get(s),
+                               *((float(np.linalg.norm((samples[s] - centres["light"]) * w)),
+                                  float(np.linalg.norm((samples[s] - centres["dark"]) * w))) if s in samples else ()))
+                for s in range(26)]
+    reads = [(read.colour, read.count) for read in (*points, *bar)]
+    flipped = set(stacks_to_flip(reads, evidence))
+    if not flipped:
+        return points, bar
+    points = tuple(flip(read) if s in flipped else read for s, read in enumerate(points))
+    bar = tuple(flip(half) if 24 + h in flipped else half for h, half in enumerate(bar))
+    return points, bar
 
 
 def _slot(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
