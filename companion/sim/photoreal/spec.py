@@ -84,6 +84,8 @@ STONE_DESIGNS = ("slate-polished", "burl-veneer")
 FIRST_STONE_TRAIN_BOARD = 100
 """Training boards from this one are the stone and figured-wood designs alone (boards 40-99 keep the six before
 them), so every board rendered is reproducible from its number."""
+FIRST_ALL_TRAIN_BOARD = 200
+"""Training boards from this one are drawn from all eight training designs (boards 100-199 keep stone and wood)."""
 HELDOUT_DESIGNS = (
     Design("marble-brass", ("marble",), ("marble", "lacquer"), ("metal",), ("rimmed",), ("marble", "metal"),
            (0.05, 0.10), (0.35, 0.45), (0.80, 0.98)),
@@ -179,7 +181,7 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     # by name: a design added later changes no board rendered before it
     if split == "train":
         names = (FIRST_DESIGNS if board < FIRST_WIDER_TRAIN_BOARD else WIDER_DESIGNS if board < FIRST_STONE_TRAIN_BOARD
-                 else STONE_DESIGNS)
+                 else STONE_DESIGNS if board < FIRST_ALL_TRAIN_BOARD else WIDER_DESIGNS + STONE_DESIGNS)
     else:
         names = FIRST_HELDOUT_DESIGNS if board < FIRST_MOSAIC_HELDOUT_BOARD else ("mosaic-glass",)
     designs = tuple(d for d in designs if d.name in names)
