@@ -19,6 +19,13 @@ and both bar halves are. *Refused*: frames whose board confidence is under `GIVE
 refuses even with the corners given; also counted, frames under `BOARD_LEAST` (refused where no corners were given).
 Points a hand hides (the label's `occluded`) are not judged; frames with a hand are also reported apart, and how
 often the reading says `busy` (something over the board) on frames with a hand and without one.
+
+The referee's view: a frame whose position people reached in a real match (about half of them: the generator
+draws positions from `../shared/data/matches`) comes with the position before that play and its dice. Where the
+reading is handed on (not busy), the referee's play inference (`referee.inference.infer_play`) is asked which legal
+play it shows: the true play alone (*identified*), several with it (*asks*), none or "nothing moved" (*waits*: in a
+match it would say the play cannot be seen, or wait for the next frame), or a **wrong** play alone, the one outcome
+a referee must never give.
 """
 
 from __future__ import annotations
@@ -36,6 +43,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.referee.inference import Fit, infer_play  # noqa: E402
+from companion.rules import Position, Roll  # noqa: E402
+from companion.sim.photoreal.spec import match_plays  # noqa: E402
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.geometry import fit_bar  # noqa: E402
 from companion.vision.locate import BoardNotFound, playing_area  # noqa: E402
@@ -73,6 +83,46 @@ def judge(reading, orient, label) -> dict:
     return {"points_right": points_right, "points_seen": seen, "bar_right": bar_right,
             "full": points_right == seen and bar_right,
             "wrong": wrong, "board": round(reading.board, 3)}
+
+
+def plays_reaching() -> dict[tuple[str, int], tuple[str, tuple[int, int]]]:
+    """(Position ID after, mover) -> (Position ID before, dice), for the real matches' plays."""
+    return {(t.after, t.player): (t.before, tuple(t.dice)) for t in match_plays()}
+
+
+def label_position(label: dict) -> tuple[str, int]:
+    """The frame's position as a Position ID from the side of the player who just moved (`roller`), and that player."""
+    sides = [[0] * 26, [0] * 26]
+    for index, (owner, count) in enumerate(label["points"]):
+        if count:
+            sides[owner][index + 1 if owner == 0 else 24 - index] = count
+    for player in (0, 1):
+        sides[player][25], sides[player][0] = label["bar"][player], label["off"][player]
+    mover = int(label["roller"])
+    return Position(tuple(sides[mover]), tuple(sides[1 - mover])).position_id(), mover
+
+
+def referee_judgement(reading, orient, label, plays) -> str | None:
+    """What the referee makes of the reading, for a frame showing a real match's play (None: no such play known, or
+    a busy reading, which the live path does not hand on)."""
+    try:
+        after, mover = label_position(label)
+    except Exception:  # not a legal position (a tall-stacks frame): no play reached it
+        return None
+    if (after, mover) not in plays or reading.busy:
+        return None
+    before, dice = plays[(after, mover)]
+    if before == after:  # the mover could not move: nothing to identify
+        return None
+    inference = infer_play(Position.from_position_id(before), Roll(*dice), reading.to_board_reading(orient), mover)
+    truth = Position.from_position_id(after).swap()
+    if inference.fit is Fit.PLAY:
+        return "identified" if inference.play.position == truth else "wrong"
+    if inference.fit is Fit.AMBIGUOUS and any(p.position == truth for p in inference.plays):
+        return "asks"
+    if inference.fit is Fit.AMBIGUOUS:
+        return "wrong"
+    return "waits"
 
 
 def main() -> int:
@@ -119,6 +169,7 @@ def main() -> int:
             except CalibrationError as exc:
                 profiles[label["board_id"]] = None
                 print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)
+    plays = plays_reaching()
     results, times, corner_errors, not_found = [], [], [], 0
     for path in files:
         label = labels[path]
@@ -151,7 +202,8 @@ def main() -> int:
         out = judge(reading, orient, label)
         tilt = float(label["pose"].get("tilt", 0))
         out.update(name=path.name, style=label.get("style"), tilt=tilt, hand=bool(label.get("hand")),
-                   calibrated=calibrated, busy=reading.busy is not None)
+                   calibrated=calibrated, busy=reading.busy is not None,
+                   referee=referee_judgement(reading, orient, label, plays))
         results.append(out)
     report(results, args, times)
     if args.locate:
@@ -200,6 +252,11 @@ def report(results: list[dict], args, times) -> None:
     clear = [r for r in results if not r["hand"]]
     print(f"busy (something over the board): said on {sum(r['busy'] for r in hands)} of {len(hands)} frames with "
           f"a hand, and on {sum(r['busy'] for r in clear)} of {len(clear)} without one")
+    judged = [r["referee"] for r in results if r.get("referee")]
+    if judged:
+        kinds = ("identified", "asks", "waits", "wrong")
+        print(f"the referee, on {len(judged)} frames of real matches' plays handed on (not busy): "
+              + ", ".join(f"{kind} {judged.count(kind)}" for kind in kinds))
     if times:
         # setting up: the strips' cutting maps for these corners (made once while the camera and board stay put)
         # and, without a profile, the bar measured on this frame; then the read itself

@@ -234,8 +234,9 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def match_positions() -> tuple[tuple[str, int], ...]:
-    """(Position ID, mover) after every play of the real matches: positions people reached."""
+def match_plays() -> tuple:
+    """Every play of the real matches, replayed (`companion.record.audit.PlayTrace`: the dice, and the Position
+    IDs before and after, from the mover's side)."""
     from companion.record.audit import audit_match
     from companion.record.jellyfish import read_match_file
 
@@ -245,8 +246,14 @@ def match_positions() -> tuple[tuple[str, int], ...]:
             report = audit_match(read_match_file(path), trace=True)
         except Exception:  # a file the importer refuses gives no positions; the others still do
             continue
-        out.extend((t.after, t.player) for t in report.trace or ())
+        out.extend(report.trace or ())
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def match_positions() -> tuple[tuple[str, int], ...]:
+    """(Position ID, mover) after every play of the real matches: positions people reached."""
+    return tuple((t.after, t.player) for t in match_plays())
 
 
 def _tall_stacks(rng: np.random.Generator) -> tuple[Position, int]:
@@ -355,4 +362,4 @@ def _kelvin(k: float) -> list[float]:
 
 
 __all__ = ["DESIGNS", "Design", "HELDOUT_DESIGNS", "SPLITS", "TRAIN_DESIGNS", "board_spec", "frame_spec",
-           "match_positions"]
+           "match_plays", "match_positions"]
