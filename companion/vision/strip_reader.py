@@ -49,6 +49,10 @@ COLOUR_ROWS = 56
 """The rows of a strip the colour network sees: its first two or three checkers."""
 COVERED_LEAST = 0.5
 """A point whose "not a point" chance is over this, on a board whose other points are points, is covered."""
+HAND_SURE = 0.95
+"""A point this surely "not a point" is covered, alone."""
+NEIGHBOURS_LEAST = 0.35
+"""Two neighbouring points each at least this likely "not a point" are covered (a hand spans points)."""
 COVERED_MOST = 12
 """More points than this unlike points: the corners are wrong or it is no board (the board confidence says so),
 not a hand."""
@@ -180,7 +184,8 @@ class StripReader:
         if samples:
             which = np.array(sorted(samples))
             logits = self.colour_network(colour_input(strips, which, centres["light"], centres["dark"], norm))
-            p_light = dict(zip(which.tolist(), (1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))).tolist()))
+            chances = 1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))
+            p_light = dict(zip(which.tolist(), chances.tolist()))
         # a profile's colours are the network's reference sets; they no longer overrule it (since session 23's
         # colour network, overruling lost points on every photoreal development set, as the light changes)
         points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))
@@ -294,12 +299,23 @@ def _half(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
 
 
 def covered_points(p: np.ndarray) -> str | None:
-    """What `busy` says when a few points are "not a point" and the rest are points; None when nothing covers
-    the board. `p`: the network's probabilities for the 26 strips."""
-    covered = int((p[:24, NOT_A_POINT] > COVERED_LEAST).sum())
-    if 0 < covered <= COVERED_MOST:
-        return f"a hand or something over the board ({covered} point{'s' if covered > 1 else ''} covered)"
-    return None
+    """What `busy` says when something lies over a few points and the rest are points; None when nothing covers
+    the board. `p`: the network's probabilities for the 26 strips. A hand shows as one point surely "not a point"
+    or as neighbours that both look it: a patterned board (tiles and grout, veined marble) reads a scattered point
+    or two as half-likely "not a point", and taking those for a hand kept its frames from the referee."""
+    not_a_point = p[:24, NOT_A_POINT]
+    covered = int((not_a_point > COVERED_LEAST).sum())
+    if not 0 < covered <= COVERED_MOST:
+        return None
+    if not_a_point.max() < HAND_SURE and not _neighbours(np.nonzero(not_a_point > NEIGHBOURS_LEAST)[0]):
+        return None
+    return f"a hand or something over the board ({covered} point{'s' if covered > 1 else ''} covered)"
+
+
+def _neighbours(slots: np.ndarray) -> bool:
+    """Whether two of the image slots are side by side along one edge (across the bar counts: a hand spans it)."""
+    taken = set(slots.tolist())
+    return any(s + 1 in taken and (s < 12) == (s + 1 < 12) for s in taken)
 
 
 __all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "StripReader", "checker_colours", "covered_points",
