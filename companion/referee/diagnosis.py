@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.referee.observations import BoardReading
 from companion.rules import BAR, CHECKERS, OFF, Play, Position, Roll
 from companion.rules.movegen import OPP_BAR  # the same 52-slot board as the generator: mover first
 
@@ -33,6 +34,19 @@ def diagnose(before: Position, roll: Roll, after: tuple[list[int], list[int]],
     if not reasons:
         reasons = _relaxed_explanation(before, roll, target, plays) or _shape_errors(before, roll, mine, theirs)
     return Diagnosis(tuple(reasons), nearest_plays(plays, target))
+
+
+def sure_where_it_differs(reading: BoardReading, nearest: tuple[Play, ...], mover: int, threshold: float) -> bool:
+    """Whether every point and bar slot where the reading's best guess differs from the nearest legal play's result
+    was read surely, `nearest` being the plays `diagnose` found nearest (none: nothing to compare). Where it is
+    not, the referee does not call the play illegal: a misread checker is likelier."""
+    if not nearest:
+        return True
+    result = BoardReading.from_position(nearest[0].position, 1 - mover)  # a play's position: the opponent's side
+    for seen, legal in zip((*reading.points, *reading.bar), (*result.points, *result.bar)):
+        if (seen.owner, seen.count) != (legal.owner, legal.count) and seen.confidence < threshold:
+            return False
+    return True
 
 
 def nearest_plays(plays: list[Play], target: bytes, limit: int = 3) -> tuple[Play, ...]:
@@ -182,4 +196,4 @@ def _dice_count_errors(roll: Roll, used: list[int], needed: int) -> list[str]:
     return []
 
 
-__all__ = ["Diagnosis", "diagnose", "nearest_plays"]
+__all__ = ["Diagnosis", "diagnose", "nearest_plays", "sure_where_it_differs"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from companion.errors import IllegalActionError, InvalidPositionError
-from companion.referee.diagnosis import diagnose
+from companion.referee.diagnosis import diagnose, sure_where_it_differs
 from companion.referee.events import (
     Beavered,
     CorrectionRequested,
@@ -390,6 +390,12 @@ class Referee:
                 return [self._attention("the board cannot be read surely enough to judge the play; "
                                         "clear the view or set the position by hand")]
         diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
+        if after is not None and not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):
+            # a whole position, but read unsurely just where it leaves the nearest legal play: a misreading (a
+            # checker of one set taken for the other's) is likelier than an illegal play, and calling it illegal
+            # would accuse a player of what the camera did
+            return [self._attention("the board cannot be read surely enough to judge the play; "
+                                    "clear the view or set the position by hand")]
         event = IllegalPlay(game.turn, game.dice, game.position, after, diagnosis.reasons, diagnosis.nearest)
         self._state = replace(s, pending=PendingIllegal(event, game))
         return [event]

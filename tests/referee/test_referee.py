@@ -323,3 +323,15 @@ def test_the_board_read_as_a_whole_new_reading_each_time_is_not_repeated():
     ref = referee_at(START, (6, 5))
     reading = reading_of(moved(START, "13/7"))
     assert ref.observe(reading) == [] and ref.observe(BoardReading(reading.points, reading.bar, reading.off)) == []
+
+
+def test_a_whole_position_read_unsurely_where_it_leaves_the_legal_plays_is_not_called_illegal():
+    """A camera that took one checker for another must not make the referee accuse a player: the play is judged
+    illegal only where the reading is sure of every slot that differs from the nearest legal play."""
+    after = moved(START, "24/15")  # no 6-4 plays this: as if the camera read 24/14 one point off
+    unsure = reading_of(after).with_point(14, SlotReading(0, 1, confidence=0.5))  # the 15-point, unsure
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(unsure) + ref.observe(DiceReading(()))
+    assert kinds(events) == ["NeedsAttention"] and "cannot be read surely enough" in events[0].what
+    ref = referee_at(START, (6, 4))
+    assert kinds(finish(ref, after)) == ["IllegalPlay"]  # read surely: illegal, as before
