@@ -52,7 +52,8 @@ class ColourNet(nn.Module):
 def references(x: np.ndarray, y: np.ndarray, group: np.ndarray, rng: np.random.Generator
                ) -> dict[int, dict[str, np.ndarray]]:
     """Per group, the two sets' colours (Lab) as the reader finds them, from the true counts: by either of its two
-    splits (`reader.two_colours`, or `checker_sets.two_sets` where the first names too many of a set), half each."""
+    splits, chosen at random (the reader takes `checker_sets.two_sets` only where `reader.two_colours` names more
+    than 15 of a set; the network should answer the same beside either)."""
     out = {}
     for g in np.unique(group):
         rows = np.nonzero(group == g)[0]

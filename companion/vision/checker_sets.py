@@ -19,6 +19,7 @@ boards 20-25 91.60 -> 92.32 %, mosaic-glass 89.68 -> 93.00 %.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -42,64 +43,84 @@ class ColourEvidence:
     to_dark: float | None = None
 
     def cost_of_flipping(self, colour: str) -> float:
+        """The evidence for `colour` over the other set, in log-odds (negative where it favours the other)."""
         if self.p_light is None:
             cost = LOGIT_CAP
         else:
             p = min(max(self.p_light, 1e-9), 1 - 1e-9)
-            cost = min(abs(float(np.log(p / (1 - p)))), LOGIT_CAP)
+            logit = float(np.log(p / (1 - p)))
+            cost = float(np.clip(logit if colour == "light" else -logit, -LOGIT_CAP, LOGIT_CAP))
         if self.to_light is not None and self.to_dark is not None:
-            own, other = (self.to_light, self.to_dark) if colour == "light" else (self.to_dark, self.to_light)
-            cost += DISTANCE_WEIGHT * (other - own)
-        return max(cost, 0.0)
+            own, far = (self.to_light, self.to_dark) if colour == "light" else (self.to_dark, self.to_light)
+            cost += DISTANCE_WEIGHT * (far - own)
+        return cost
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """One stack as read, for the rule: its set, its count and the lowest count the evidence allows, and whether
+    it may be named the other set (a bar half may not: its place says whose it is)."""
+
+    colour: str | None
+    count: int
+    low: int | None = None
+    may_flip: bool = True
 
 
 def other(colour: str) -> str:
     return "dark" if colour == "light" else "light"
 
 
-def too_many(reads: Iterable[tuple[str | None, int]]) -> int:
-    """How many checkers the reading names past 15 of a set, both sets together. `reads`: (colour, count)."""
-    totals = {"light": 0, "dark": 0}
-    for colour, count in reads:
-        if colour is not None and count > 0:
-            totals[colour] += count
-    return sum(max(0, n - CHECKERS_A_SET) for n in totals.values())
+def totals(stacks: Iterable[Stack]) -> dict[str, int]:
+    out = {"light": 0, "dark": 0}
+    for stack in stacks:
+        if stack.colour is not None and stack.count > 0:
+            out[stack.colour] += stack.count
+    return out
 
 
-def stacks_to_flip(reads: Sequence[tuple[str | None, int]], evidence: Sequence[ColourEvidence | None]) -> list[int]:
-    """Which stacks to name the other set so that neither set exceeds 15, flipping as little evidence as can be;
-    none when the reading is within bounds, or when both sets read over 15 (the counts, not the colours, are
-    wrong), or when no choice of stacks fits. `reads`: (colour, count) per stack; `evidence`, per stack."""
-    totals = {"light": 0, "dark": 0}
-    for colour, count in reads:
-        if colour is not None and count > 0:
-            totals[colour] += count
-    over = [c for c in totals if totals[c] > CHECKERS_A_SET]
+def too_many(stacks: Iterable[Stack]) -> int:
+    """How many checkers the reading names past 15 of a set on the board and the bar, both sets together."""
+    return sum(max(0, n - CHECKERS_A_SET) for n in totals(stacks).values())
+
+
+def stacks_to_flip(stacks: Sequence[Stack], evidence: Sequence[ColourEvidence | None],
+                   off: dict[str, int] | None = None) -> list[int]:
+    """Which stacks to name the other set so that neither set exceeds 15, flipping as little evidence as can be,
+    then as few checkers. None when the reading is within bounds; when both sets read over 15 or the surplus lies
+    within the counts' own doubt (a 5 read 6: the counts, not the colours, are wrong); or when no choice of stacks
+    fits. `off`: checkers per set seen borne off, where the trays were read: they only take room from the set that
+    would receive the flipped stacks (a tray misread never starts a flip)."""
+    seen = totals(stacks)
+    over = [c for c in seen if seen[c] > CHECKERS_A_SET]
     if len(over) != 1:
         return []
     big = over[0]
-    need, room = totals[big] - CHECKERS_A_SET, CHECKERS_A_SET - totals[other(big)]
-    if need > room:
+    need = seen[big] - CHECKERS_A_SET
+    room = CHECKERS_A_SET - seen[other(big)] - (off or {}).get(other(big), 0)
+    doubt = sum(s.count - s.low for s in stacks if s.colour == big and s.count > 0 and s.low is not None)
+    if need > room or doubt >= need:
         return []
     # best[f]: the cheapest (cost, stacks) flipping exactly f checkers
     best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
-    for s, (colour, count) in enumerate(reads):
-        if colour != big or count <= 0:
+    for index, stack in enumerate(stacks):
+        if stack.colour != big or stack.count <= 0 or not stack.may_flip:
             continue
-        proof = evidence[s]
-        cost = proof.cost_of_flipping(colour) if proof is not None else LOGIT_CAP
-        for flipped, (total, stacks) in list(best.items()):
-            f = flipped + count
+        proof = evidence[index]
+        cost = max(proof.cost_of_flipping(big), 0.0) if proof is not None else LOGIT_CAP
+        for flipped, (total, chosen) in list(best.items()):
+            f = flipped + stack.count
             if f <= room and (f not in best or best[f][0] > total + cost):
-                best[f] = (total + cost, stacks + (s,))
-    choices = [value for flipped, value in best.items() if need <= flipped <= room]
-    return sorted(min(choices)[1]) if choices else []
+                best[f] = (total + cost, chosen + (index,))
+    choices = [(value[0], flipped - need, value[1]) for flipped, value in best.items() if need <= flipped <= room]
+    return sorted(min(choices)[2]) if choices else []
 
 
 def flip(read, confidence_scale: float = FLIPPED_CONFIDENCE):
     """A `SlotRead` or `HalfRead` named the other set, less sure."""
+    if read.colour is None:
+        raise ValueError("an empty point has no set to flip")
     return replace(read, colour=other(read.colour), confidence=read.confidence * confidence_scale)
-
 
 
 ONE_SET_SPREAD = 25.0
@@ -124,25 +145,27 @@ def two_sets(samples: Sequence[np.ndarray], lightness_weight: float = 0.5) -> di
         lighter = centre[0] > 110
         other_set = centre + np.array([-100.0 if lighter else 100.0, 0, 0])
         return {"light": centre, "dark": other_set} if lighter else {"light": other_set, "dark": centre}
-    best = None
-    for i, j in zip(*np.triu_indices(len(data), 1)):
-        a, b = scaled[i], scaled[j]
-        for _ in range(6):
-            near_a = np.linalg.norm(scaled - a, axis=1) <= np.linalg.norm(scaled - b, axis=1)
-            if near_a.all() or not near_a.any():
-                break
-            a, b = np.median(scaled[near_a], axis=0), np.median(scaled[~near_a], axis=0)
-        if near_a.all() or not near_a.any():
-            continue
-        cost = float(np.minimum(np.minimum(np.linalg.norm(scaled - a, axis=1),
-                                           np.linalg.norm(scaled - b, axis=1)), OUTLIER).sum())
-        if best is None or cost < best[0]:
-            best = (cost, a / w, b / w)
-    if best is None:
+    # every pair of samples seeds a split, all refined at once: each side moves to its members' median
+    i, j = np.triu_indices(len(data), 1)
+    a, b = scaled[i], scaled[j]
+    for _ in range(6):
+        near_a = (np.linalg.norm(scaled[None] - a[:, None], axis=2)
+                  <= np.linalg.norm(scaled[None] - b[:, None], axis=2))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a side left empty: that seed is dropped below
+            a = np.nanmedian(np.where(near_a[..., None], scaled[None], np.nan), axis=1)
+            b = np.nanmedian(np.where(~near_a[..., None], scaled[None], np.nan), axis=1)
+    to_a, to_b = (np.linalg.norm(scaled[None] - c[:, None], axis=2) for c in (a, b))
+    near_a = to_a <= to_b
+    split = near_a.any(axis=1) & (~near_a).any(axis=1) & ~np.isnan(a).any(axis=1) & ~np.isnan(b).any(axis=1)
+    if not split.any():
         centre = data.mean(axis=0)
         return {"light": centre, "dark": centre - np.array([100.0, 0, 0])}
-    _, a, b = best
+    cost = np.where(split, np.minimum(np.minimum(to_a, to_b), OUTLIER).sum(axis=1), np.inf)
+    k = int(np.argmin(cost))
+    a, b = a[k] / w, b[k] / w
     return {"light": a, "dark": b} if a[0] >= b[0] else {"light": b, "dark": a}
 
 
-__all__ = ["CHECKERS_A_SET", "ColourEvidence", "FLIPPED_CONFIDENCE", "flip", "stacks_to_flip", "too_many", "two_sets"]
+__all__ = ["CHECKERS_A_SET", "ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "flip", "stacks_to_flip", "too_many",
+           "two_sets"]

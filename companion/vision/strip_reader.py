@@ -4,13 +4,16 @@ Each point (and each half of the bar) is cut from the camera image as a strip me
 (`companion.vision.strips`), so the network sees every board alike whatever its millimetres; it gives the
 probability of each count 0..15 and of "not a point at all". The board test is the mean of that last output over
 the 24 points: learned from strips cut where no board is, so an empty board is a board and a table is not.
-Colours are the two sets found among the first checker of each occupied point (two-means), or the sets the profile
-learnt from the starting position.
+Colours are the two sets found among the first checkers of each occupied point (split by the lightest and darkest,
+or, where that names more than 15 of a set, by `checker_sets.two_sets`), or the sets the profile learnt from the
+starting position; a colour network names each stack's set beside them, and no set may read over 15
+(`checker_sets`).
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
 covered by something, and the reading is `busy` (the photoreal training strips a hand hides are labelled "not a
-point"). A test of the frame's colour (the simulator reader's) fired on real frames' own grain, height and tall
-stacks. Only the 24 points are tested: a hand over the bar or a tray alone is not seen.
+point"): one point surely so, or two neighbours that both may be (`covered_points`). A test of the frame's colour
+(the simulator reader's) fired on real frames' own grain, height and tall stacks. Only the 24 points are tested: a
+hand over the bar or a tray alone is not seen.
 
 It gives the same `ImageReading` as `companion.vision.reader.BoardReader`, which it replaces where the board is not
 the simulator's (its trays and the dice still use the plane of `companion.vision.plane`).
@@ -27,7 +30,7 @@ import numpy as np
 
 from companion.rules.layout import STANDARD, BoardGeometry
 from companion.vision.adapt import Head
-from companion.vision.checker_sets import ColourEvidence, flip, stacks_to_flip, too_many, two_sets
+from companion.vision.checker_sets import ColourEvidence, Stack, flip, stacks_to_flip, too_many, two_sets
 from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, empty_sureness, similarity
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
@@ -48,11 +51,13 @@ FIRST_CHECKER = (int(round((BEFORE + 0.45) * PX_PER_POINT)), STRIP_W // 2)
 COLOUR_ROWS = 56
 """The rows of a strip the colour network sees: its first two or three checkers."""
 COVERED_LEAST = 0.5
-"""A point whose "not a point" chance is over this, on a board whose other points are points, is covered."""
+"""A point whose "not a point" chance is over this, on a board whose other points are points, may be covered: it
+is counted as covered when the board is busy, and no empty look is learnt there at calibration."""
 HAND_SURE = 0.95
-"""A point this surely "not a point" is covered, alone."""
+"""A point at least this surely "not a point" is a hand's, alone."""
 NEIGHBOURS_LEAST = 0.35
-"""Two neighbouring points each at least this likely "not a point" are covered (a hand spans points)."""
+"""Two neighbouring points each over this likely "not a point" are a hand's (a hand spans points; facing points
+across the board are no neighbours: counting them added false alarms on patterned boards and caught no hand more)."""
 COVERED_MOST = 12
 """More points than this unlike points: the corners are wrong or it is no board (the board confidence says so),
 not a hand."""
@@ -163,17 +168,17 @@ class StripReader:
             points, bar, p_light = self._colours(strips, norm, dists, is_point, samples, centres)
             points = tuple(replace(read, confidence=read.confidence * float(sure[s])) if empty[s] else read
                            for s, read in enumerate(points))
-            surplus = too_many((read.colour, read.count) for read in (*points, *bar))
+            surplus = too_many(Stack(read.colour, read.count) for read in (*points, *bar))
             if best is None or surplus < best[0]:
                 best = (surplus, centres, points, bar, p_light)
             if surplus == 0:
                 break
         _, centres, points, bar, p_light = best
-        points, bar = _at_most_fifteen(points, bar, samples, centres, p_light)
         lap("colours")
-        busy = covered_points(p)
         trays = self._read_trays(image, centres)
         lap("trays")
+        points, bar = _at_most_fifteen(points, bar, trays, samples, centres, p_light)
+        busy = covered_points(p)
         bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[np.clip(c, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0])
                for name, c in centres.items()}
         return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board)  # type: ignore[arg-type]
@@ -260,21 +265,26 @@ def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float |
     return model, 0.0 if sure > 0.3 else model_sure * (1 - sure)
 
 
-def _at_most_fifteen(points, bar, samples, centres, p_light):
+def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
     """The reading with no set over 15 checkers (`checker_sets`): stacks whose colour evidence is weakest are
-    named the other set when one set reads too many."""
+    named the other set when one set reads too many. Bar halves count but keep their set (their place says whose
+    they are); checkers seen in the trays take room from the set that would receive the flipped stacks."""
     w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
     evidence = [ColourEvidence(p_light.get(s),
                                *((float(np.linalg.norm((samples[s] - centres["light"]) * w)),
                                   float(np.linalg.norm((samples[s] - centres["dark"]) * w))) if s in samples else ()))
                 for s in range(26)]
-    reads = [(read.colour, read.count) for read in (*points, *bar)]
-    flipped = set(stacks_to_flip(reads, evidence))
+    stacks = [Stack(read.colour, read.count, read.low) for read in points]
+    stacks += [Stack(half.colour, half.count, half.low, may_flip=False) for half in bar]
+    off = {"light": 0, "dark": 0}
+    for halves in (trays or {}).values():
+        for half in halves:
+            if half.colour in off:
+                off[half.colour] += half.count
+    flipped = set(stacks_to_flip(stacks, evidence, off))
     if not flipped:
         return points, bar
-    points = tuple(flip(read) if s in flipped else read for s, read in enumerate(points))
-    bar = tuple(flip(half) if 24 + h in flipped else half for h, half in enumerate(bar))
-    return points, bar
+    return tuple(flip(read) if s in flipped else read for s, read in enumerate(points)), bar
 
 
 def _slot(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,

@@ -2,22 +2,27 @@
 and the two sets' colours are found past glare spots and mirroring metal."""
 
 import numpy as np
+import pytest
+
+import companion.vision.strip_reader as strip_reader
 
 from companion.rules import Position
 from companion.sim import STYLES, Effects, Pose
 from companion.sim.render import Renderer, Scene
 from companion.sim.truth import image_corners
-from companion.vision.checker_sets import FLIPPED_CONFIDENCE, ColourEvidence, stacks_to_flip, too_many, two_sets
-from companion.vision.reader import two_colours
+from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, ColourEvidence, Stack, flip, stacks_to_flip, too_many,
+                                           two_sets)
+from companion.vision.reader import SlotRead, two_colours
 from companion.vision.strip_reader import StripReader
 
-START = [("dark", 2), ("light", 5), ("light", 3), ("dark", 5), ("light", 5), ("dark", 3), ("dark", 5), ("light", 2)]
+START = [Stack("dark", 2), Stack("light", 5), Stack("light", 3), Stack("dark", 5), Stack("light", 5), Stack("dark", 3),
+         Stack("dark", 5), Stack("light", 2)]
 SURE = ColourEvidence(0.999)
 
 
 def test_a_stack_named_the_wrong_set_is_flipped_where_the_evidence_is_weakest():
     reads = list(START)
-    reads[5] = ("light", 3)  # dark 3 read light: 18 light, 12 dark
+    reads[5] = Stack("light", 3)  # dark 3 read light: 18 light, 12 dark
     evidence = [SURE] * len(reads)
     evidence[5] = ColourEvidence(0.8)
     evidence[2] = ColourEvidence(0.95)  # the other light 3, surer
@@ -30,13 +35,28 @@ def test_a_stack_named_the_wrong_set_is_flipped_where_the_evidence_is_weakest():
 def test_nothing_flips_when_within_bounds_when_both_sets_are_over_or_when_nothing_fits():
     evidence = [ColourEvidence(0.6)] * 10
     assert stacks_to_flip(START, evidence) == []
-    assert stacks_to_flip(START + [("light", 2), ("dark", 2)], evidence) == []  # the counts are wrong, not colours
+    assert stacks_to_flip(START + [Stack("light", 2), Stack("dark", 2)], evidence) == []  # counts wrong, not colours
     # 18 light, 14 dark: three must go, the dark set has room for one
-    assert stacks_to_flip([("light", 15), ("light", 3), ("dark", 14)], evidence) == []
+    assert stacks_to_flip([Stack("light", 15), Stack("light", 3), Stack("dark", 14)], evidence) == []
+
+
+def test_a_surplus_within_the_counts_doubt_or_the_trays_is_no_colour_error():
+    reads = [Stack("light", 6, low=5), Stack("light", 5, low=5), Stack("light", 4, low=4), Stack("light", 1),
+             Stack("dark", 13)]
+    weak = [ColourEvidence(0.9)] * len(reads)
+    assert stacks_to_flip(reads, weak) == []  # the 6 may be a 5: light is not surely over
+    sure_six = [Stack("light", 6, low=6)] + reads[1:]
+    assert stacks_to_flip(sure_six, weak) == [3]
+    # dark has 13 borne off: no room for a light checker to be dark
+    assert stacks_to_flip(sure_six, weak, off={"dark": 13}) == []
+    assert stacks_to_flip(sure_six, weak, off={"light": 9}) == [3]  # a tray misread never starts a flip
+    # the bar keeps its set: its place says whose it is
+    barred = [Stack("light", 15), Stack("light", 1, may_flip=False), Stack("dark", 12)]
+    assert stacks_to_flip(barred, [ColourEvidence(0.99), ColourEvidence(0.51), None]) == []
 
 
 def test_the_cheapest_exact_fit_is_chosen():
-    reads = [("light", 13), ("light", 2), ("light", 1), ("light", 1), ("dark", 13)]
+    reads = [Stack("light", 13), Stack("light", 2), Stack("light", 1), Stack("light", 1), Stack("dark", 13)]
     # two too many, room for two: either the pair of ones (cost 1 + 1) or the two (cost 3)
     costs = [ColourEvidence(0.99999), ColourEvidence(0.95), ColourEvidence(0.73), ColourEvidence(0.73),
              ColourEvidence(0.01)]
@@ -46,11 +66,25 @@ def test_the_cheapest_exact_fit_is_chosen():
 
 
 def test_the_colour_samples_distance_counts_as_evidence():
-    reads = [("light", 5), ("light", 5), ("light", 3), ("light", 3), ("dark", 12)]
+    reads = [Stack("light", 5), Stack("light", 5), Stack("light", 3), Stack("light", 3), Stack("dark", 12)]
     near = ColourEvidence(0.9, to_light=5.0, to_dark=60.0)
     far = ColourEvidence(0.9, to_light=40.0, to_dark=45.0)
     assert stacks_to_flip(reads, [near, near, near, far, None]) == [3]
     assert stacks_to_flip(reads, [near, near, far, near, None]) == [2]
+    # the colour network against the sample: its log-odds for the other set lower the cost of flipping
+    against = ColourEvidence(0.2, to_light=30.0, to_dark=30.0)
+    assert against.cost_of_flipping("light") < 0 < against.cost_of_flipping("dark")
+    assert stacks_to_flip(reads, [near, near, near, against, None]) == [3]
+
+
+def test_ties_flip_as_few_checkers_as_will_do_and_a_flip_is_less_sure():
+    reads = [Stack("light", 5), Stack("light", 10), Stack("light", 1), Stack("dark", 8)]
+    free = ColourEvidence(0.5)  # no evidence either way: flipping the 5 or the 1 costs nothing
+    assert stacks_to_flip(reads, [free, ColourEvidence(0.999), free, None]) == [2]
+    read = SlotRead("light", 3, 3, 3, 0.9)
+    assert flip(read) == SlotRead("dark", 3, 3, 3, 0.9 * FLIPPED_CONFIDENCE)
+    with pytest.raises(ValueError):
+        flip(SlotRead(None, 0, 0, 0, 1.0))
 
 
 def test_two_sets_past_glare_spots_and_mirroring_metal():
@@ -76,7 +110,7 @@ def test_the_reader_corrects_a_stack_its_colour_network_misnamed():
     image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=8.0), Effects(noise=3), np.random.default_rng(3))
     reader = StripReader(image_corners(label))
     right = reader.read(image)
-    assert too_many((p.colour, p.count) for p in right.points) == 0
+    assert too_many(Stack(p.colour, p.count) for p in right.points) == 0
     three = next(s for s, p in enumerate(right.points) if p.count == 3)
     network = reader.colour_network
 
@@ -91,3 +125,31 @@ def test_the_reader_corrects_a_stack_its_colour_network_misnamed():
     mended = reader.read(image)
     assert [(p.colour, p.count) for p in mended.points] == [(p.colour, p.count) for p in right.points]
     assert mended.points[three].confidence <= right.points[three].confidence * FLIPPED_CONFIDENCE + 1e-9
+
+
+def test_a_sure_misnamed_stack_whose_sample_agrees_with_the_network_is_mended_too():
+    """Both the network and the sample's colour say the wrong set (a mirror-like checker reflecting a lamp): the
+    stack is flipped only because the board has no room for it otherwise."""
+    scene = Scene.from_position(Position.start(), 0)
+    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=8.0), Effects(noise=3), np.random.default_rng(3))
+    reader = StripReader(image_corners(label))
+    right = reader.read(image)
+    three = next(s for s, p in enumerate(right.points) if p.count == 3)
+    network = reader.colour_network
+
+    def misnaming(inputs):
+        logits = network(inputs).copy()
+        row = [s for s, p in enumerate(right.points) if p.count][:len(logits)].index(three)
+        logits[row] = -np.sign(logits[row]) * 3.0  # surely the other set
+        return logits
+
+    reader.colour_network = misnaming
+    sr_colour = strip_reader._colour
+    strip_reader._colour = lambda sample, centres, p_light: (
+        ("light" if p_light >= 0.5 else "dark"), 0.95)  # the sample agrees, surely
+    try:
+        mended = reader.read(image)
+    finally:
+        strip_reader._colour = sr_colour
+    assert mended.points[three].colour == right.points[three].colour
+    assert mended.points[three].confidence < 0.8  # below the referee's CONFIDENT: it binds nothing
