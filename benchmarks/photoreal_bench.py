@@ -23,9 +23,14 @@ often the reading says `busy` (something over the board) on frames with a hand a
 The referee's view: a frame whose position people reached in a real match (about half of them: the generator
 draws positions from `../shared/data/matches`) comes with the position before that play and its dice. Where the
 reading is handed on (not busy), the referee's play inference (`referee.inference.infer_play`) is asked which legal
-play it shows: the true play alone (*identified*), several with it (*asks*), none or "nothing moved" (*waits*: in a
-match it would say the play cannot be seen, or wait for the next frame), or a **wrong** play alone, the one outcome
-a referee must never give.
+play it shows, and what the referee would do with it when the turn ends:
+- *identified*: the true play alone;
+- *asks*: several plays, the true one among them (the referee asks which);
+- *asks, true play missing*: several plays, none of them the true one (it asks, but offers only wrong ones);
+- *waits*: nothing moved as far as the sure points tell, or a reading too unsure to judge ("cannot be read surely
+  enough");
+- *accuses*: no legal play fits and the reading is a whole position: the referee would call the play illegal;
+- **wrong**: a wrong play alone, taken as made: what a referee must never do.
 """
 
 from __future__ import annotations
@@ -43,7 +48,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.referee.diagnosis import diagnose, sure_where_it_differs  # noqa: E402
 from companion.referee.inference import Fit, infer_play  # noqa: E402
+from companion.referee.observations import CONFIDENT  # noqa: E402
+from companion.errors import InvalidPositionError  # noqa: E402
 from companion.rules import Position, Roll  # noqa: E402
 from companion.sim.photoreal.spec import match_plays  # noqa: E402
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
@@ -86,8 +94,14 @@ def judge(reading, orient, label) -> dict:
 
 
 def plays_reaching() -> dict[tuple[str, int], tuple[str, tuple[int, int]]]:
-    """(Position ID after, mover) -> (Position ID before, dice), for the real matches' plays."""
-    return {(t.after, t.player): (t.before, tuple(t.dice)) for t in match_plays()}
+    """(Position ID after, mover) -> (Position ID before, dice), for the real matches' plays; where a position was
+    reached both by a play and by a dance (no move), the play."""
+    out: dict[tuple[str, int], tuple[str, tuple[int, int]]] = {}
+    for t in match_plays():
+        key = (t.after, t.player)
+        if key not in out or out[key][0] == t.after:  # none yet, or a dance: a play takes its place
+            out[key] = (t.before, tuple(t.dice))
+    return out
 
 
 def label_position(label: dict) -> tuple[str, int]:
@@ -114,14 +128,23 @@ def referee_judgement(reading, orient, label, plays) -> str | None:
     before, dice = plays[(after, mover)]
     if before == after:  # the mover could not move: nothing to identify
         return None
-    inference = infer_play(Position.from_position_id(before), Roll(*dice), reading.to_board_reading(orient), mover)
+    board = reading.to_board_reading(orient)
+    inference = infer_play(Position.from_position_id(before), Roll(*dice), board, mover)
     truth = Position.from_position_id(after).swap()
     if inference.fit is Fit.PLAY:
         return "identified" if inference.play.position == truth else "wrong"
-    if inference.fit is Fit.AMBIGUOUS and any(p.position == truth for p in inference.plays):
-        return "asks"
     if inference.fit is Fit.AMBIGUOUS:
-        return "wrong"
+        return "asks" if any(p.position == truth for p in inference.plays) else "asks, true play missing"
+    if inference.fit is Fit.NONE:  # as the referee judges a turn's end (`Referee._finish_turn`)
+        zero, one = board.best_guess()
+        mine, theirs = (zero, one) if mover == 0 else (one, zero)
+        try:
+            Position(tuple(mine), tuple(theirs))
+        except InvalidPositionError:
+            return "accuses" if board.is_confident() else "waits"
+        position = Position.from_position_id(before)
+        nearest = diagnose(position, Roll(*dice), (mine, theirs)).nearest
+        return "accuses" if sure_where_it_differs(board, nearest, mover, CONFIDENT) else "waits"
     return "waits"
 
 
@@ -254,7 +277,7 @@ def report(results: list[dict], args, times) -> None:
           f"a hand, and on {sum(r['busy'] for r in clear)} of {len(clear)} without one")
     judged = [r["referee"] for r in results if r.get("referee")]
     if judged:
-        kinds = ("identified", "asks", "waits", "wrong")
+        kinds = ("identified", "asks", "asks, true play missing", "waits", "accuses", "wrong")
         print(f"the referee, on {len(judged)} frames of real matches' plays handed on (not busy): "
               + ", ".join(f"{kind} {judged.count(kind)}" for kind in kinds))
     if times:
