@@ -5,8 +5,8 @@
 
 Which set a point's checkers belong to is a question about this board: a red checker is the dark set beside white
 ones and the light set beside black, and glare makes a dark checker pale. The network sees the first checkers of a
-strip (as `checker_crop` cuts them) beside the board's two set colours (as the reader finds them: either split of
-the checkers' middles, or the profile's), and says whether the checkers belong to the first of the two. Each example
+strip (as `checker_crop` cuts them) beside the board's two set colours (as the reader finds them: two-means of the
+checkers' middles, or the profile's), and says whether the checkers belong to the first of the two. Each example
 is shown with the two sets in either order, so it can only learn "which of these two", not "light or dark".
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from functools import partial
 from pathlib import Path
 
 import cv2
@@ -27,9 +26,8 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.layout import STANDARD  # noqa: E402
-from companion.vision.checker_sets import two_sets  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
-from companion.vision.strip_reader import COLOUR_ROWS, LIGHTNESS_WEIGHT, checker_colours, colour_input  # noqa: E402
+from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
 from companion.vision.strips import STRIP_W  # noqa: E402
 
 
@@ -49,11 +47,8 @@ class ColourNet(nn.Module):
         return self.head(self.features(x))[:, 0]
 
 
-def references(x: np.ndarray, y: np.ndarray, group: np.ndarray, rng: np.random.Generator
-               ) -> dict[int, dict[str, np.ndarray]]:
-    """Per group, the two sets' colours (Lab) as the reader finds them, from the true counts: by either of its two
-    splits, chosen at random (the reader takes `checker_sets.two_sets` only where `reader.two_colours` names more
-    than 15 of a set; the network should answer the same beside either)."""
+def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
+    """Per group, the two sets' colours (Lab) as the reader finds them, from the true counts."""
     out = {}
     for g in np.unique(group):
         rows = np.nonzero(group == g)[0]
@@ -61,8 +56,7 @@ def references(x: np.ndarray, y: np.ndarray, group: np.ndarray, rng: np.random.G
         dists = np.eye(16)[counts]
         dists[y[rows] >= 16] = np.eye(16)[0]
         samples = checker_colours(x[rows], dists, STANDARD)
-        split = two_colours if rng.random() < 0.5 else partial(two_sets, lightness_weight=LIGHTNESS_WEIGHT)
-        out[int(g)] = split(list(samples.values()))
+        out[int(g)] = two_colours(list(samples.values()))
     return out
 
 
@@ -73,7 +67,7 @@ def load(specs: list[str]):
         data = np.load(path)
         x, y, group, colour = data["x"], data["y"].astype(np.int64), data["group"], data["colour"]
         keep = colour >= 0
-        by_group = references(x, y, group, np.random.default_rng(1))
+        by_group = references(x, y, group)
         # the inputs are built once: each group's strips normalised by the group's own look, as the reader does
         inputs = np.empty((int(keep.sum()), 9, COLOUR_ROWS, STRIP_W), np.float32)
         out_rows = np.cumsum(keep) - 1
