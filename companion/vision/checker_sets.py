@@ -6,20 +6,22 @@ the colour of the board behind it, can read as the other set with high confidenc
 no set has more than 15 checkers. When one set reads over 15 and the other has room for the surplus, the stacks
 to name again are the cheapest to flip, cost being the evidence each colour had (the colour network's log-odds,
 capped, plus how much nearer the sample lay to its set's colour than to the other's): a small knapsack over the
-stacks. Flipped stacks keep a lowered confidence: the whole board chose their colour, not what they look like.
+stacks. Flipped stacks keep a lowered confidence: the whole board chose their colour, not what they look like
+(and a referee never accuses a player over a slot read unsurely). Nothing is flipped where the counts' own doubt
+explains the surplus, or where the trays show the other set has no room.
 
 The two sets' colours themselves come from the stacks' samples; when the usual split (by the lightest and the
 darkest sample) names more than 15 of a set, `two_sets` splits them again, robust to glare spots and to metal
 checkers that mirror a dark room, and the reader keeps whichever split breaks the rule less.
 
-Measured with `benchmarks/photoreal_bench.py`, uncalibrated, corners given (session 24): development boards 10-14
-95.77 -> 96.93 % of points, stone and wood boards 94.66 -> 94.78 %; earlier held-out draws, now development:
-boards 20-25 91.60 -> 92.32 %, mosaic-glass 89.68 -> 93.00 %.
+Measured with `benchmarks/photoreal_bench.py`, uncalibrated, corners given, session 23's networks (session 24,
+with the busy test's change): development boards 10-14 95.77 -> 96.64 % of points, stone and wood boards 94.66 ->
+95.14 %; earlier held-out draws, now development: boards 20-25 91.60 -> 92.32 %, mosaic-glass 89.68 -> 92.87 %.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
