@@ -135,17 +135,17 @@ def referee_judgement(reading, orient, label, plays) -> str | None:
         return "identified" if inference.play.position == truth else "wrong"
     if inference.fit is Fit.AMBIGUOUS:
         return "asks" if any(p.position == truth for p in inference.plays) else "asks, true play missing"
-    if inference.fit is Fit.NONE:  # as the referee judges a turn's end (`Referee._finish_turn`)
-        zero, one = board.best_guess()
-        mine, theirs = (zero, one) if mover == 0 else (one, zero)
-        try:
-            Position(tuple(mine), tuple(theirs))
-        except InvalidPositionError:
-            return "accuses" if board.is_confident() else "waits"
-        position = Position.from_position_id(before)
-        nearest = diagnose(position, Roll(*dice), (mine, theirs)).nearest
-        return "accuses" if sure_where_it_differs(board, nearest, mover, CONFIDENT) else "waits"
-    return "waits"
+    if inference.fit is Fit.UNCHANGED and any(not p.is_empty() for p in inference.plays):
+        return "waits"  # read too unsurely to tell whether a play was made
+    # nothing fits, or nothing moved though a play was due: judged as the referee ends a turn (`_finish_turn`)
+    zero, one = board.best_guess()
+    mine, theirs = (zero, one) if mover == 0 else (one, zero)
+    try:
+        Position(tuple(mine), tuple(theirs))
+    except InvalidPositionError:
+        return "accuses" if board.is_confident() else "waits"
+    nearest = diagnose(Position.from_position_id(before), Roll(*dice), (mine, theirs)).nearest
+    return "accuses" if sure_where_it_differs(board, nearest, mover, CONFIDENT) else "waits"
 
 
 def main() -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.referee.observations import BoardReading
+from companion.referee.observations import BoardReading, SlotReading
 from companion.rules import BAR, CHECKERS, OFF, Play, Position, Roll
 from companion.rules.movegen import OPP_BAR  # the same 52-slot board as the generator: mover first
 
@@ -37,14 +37,26 @@ def diagnose(before: Position, roll: Roll, after: tuple[list[int], list[int]],
 
 
 def sure_where_it_differs(reading: BoardReading, nearest: tuple[Play, ...], mover: int, threshold: float) -> bool:
-    """Whether every point and bar slot where the reading's best guess differs from the nearest legal play's result
-    was read surely, `nearest` being the plays `diagnose` found nearest (none: nothing to compare). Where it is
-    not, the referee does not call the play illegal: a misread checker is likelier."""
+    """Whether every point and bar slot where the reading's best guess differs from the result of a nearest legal
+    play (of `nearest`, as `diagnose` names them, those with the fewest checkers out of place) was read surely; True
+    when there is none to compare. Where it is not, the referee does not call the play illegal: a misread checker
+    is likelier. It errs towards asking: an unsure slot that differs, even beside a sure one that no legal play
+    allows, is enough."""
     if not nearest:
         return True
-    result = BoardReading.from_position(nearest[0].position, 1 - mover)  # a play's position: the opponent's side
-    for seen, legal in zip((*reading.points, *reading.bar), (*result.points, *result.bar)):
-        if (seen.owner, seen.count) != (legal.owner, legal.count) and seen.confidence < threshold:
+    zero, one = reading.best_guess()
+    target = bytes(zero + one) if mover == 0 else bytes(one + zero)
+    misplaced = [sum(max(0, t - k) for t, k in zip(target, play.result_key)) for play in nearest]
+
+    def seen(slot: SlotReading) -> tuple[int | None, int]:
+        return (slot.owner if slot.count else None, slot.count)  # a best guess of 0 is empty, whoever's range
+
+    for play, out_of_place in zip(nearest, misplaced):
+        if out_of_place > min(misplaced):
+            continue
+        result = BoardReading.from_position(play.position, 1 - mover)  # a play's position: the opponent's side
+        if any(seen(read) != seen(legal) and read.confidence < threshold
+               for read, legal in zip((*reading.points, *reading.bar), (*result.points, *result.bar))):
             return False
     return True
 

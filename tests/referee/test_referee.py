@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.referee import (
     BoardReading,
     Command,
@@ -335,3 +337,22 @@ def test_a_whole_position_read_unsurely_where_it_leaves_the_legal_plays_is_not_c
     assert kinds(events) == ["NeedsAttention"] and "cannot be read surely enough" in events[0].what
     ref = referee_at(START, (6, 4))
     assert kinds(finish(ref, after)) == ["IllegalPlay"]  # read surely: illegal, as before
+
+
+def test_only_the_slots_that_differ_from_the_nearest_legal_play_need_to_be_sure():
+    """A reading unsure only where it agrees with the nearest legal play (the mover's own 24-point, seen right but
+    unsurely; or an empty bar whose range reaches one) is still judged: the play is illegal. Whose side each slot
+    is, is the mover's: player 1 moving is judged alike."""
+    for mover in (0, 1):
+        after = moved(START, "24/15")
+        sure = reading_of(after, mover)
+        own_24 = 23 if mover == 0 else 0  # the mover's 24-point, in player 0's numbering
+        unsure_where_right = sure.with_point(own_24, replace(sure.points[own_24], confidence=0.5))
+        ref = referee_at(START, (6, 4), mover)
+        events = ref.observe(unsure_where_right) + ref.observe(DiceReading(()))
+        assert kinds(events) == ["IllegalPlay"], mover
+        bar = list(unsure_where_right.bar)
+        bar[1 - mover] = SlotReading(1 - mover, 0, confidence=0.5, low=0, high=1)  # best guess 0: empty
+        ref = referee_at(START, (6, 4), mover)
+        events = ref.observe(replace(unsure_where_right, bar=tuple(bar))) + ref.observe(DiceReading(()))
+        assert kinds(events) == ["IllegalPlay"], mover

@@ -66,3 +66,30 @@ def test_another_plays_result_is_wrong_and_a_reading_of_no_play_accuses():
         unsure = extra.with_point(empty, SlotReading(0, 1, confidence=0.1))
         assert photoreal_bench.referee_judgement(_Read(unsure), None, label, plays) in ("waits", "identified")
     assert wrong >= 5
+
+
+def test_a_whole_position_no_play_reaches_accuses_only_where_read_surely():
+    """The benchmark judges as the referee ends a turn: a valid position no legal play of the dice reaches is an
+    accusation when every slot that differs from the nearest legal play was read surely, and waits otherwise."""
+    plays, labels = _plays_and_labels()
+    judged = 0
+    for label, trace in labels:
+        exact = BoardReading.from_position(Position.from_position_id(trace.after), trace.player)
+        # one of the mover's checkers on the next point along from where the play put it, still 15 a side
+        for index, slot in enumerate(exact.points):
+            step = 1 if trace.player == 0 else -1
+            if slot.owner == trace.player and slot.count and 0 <= index + step < 24 and not exact.points[index + step].count:
+                shifted = exact.with_point(index, SlotReading(trace.player, slot.count - 1) if slot.count > 1
+                                           else SlotReading.empty())
+                shifted = shifted.with_point(index + step, SlotReading(trace.player, 1))
+                break
+        else:
+            continue
+        verdict = photoreal_bench.referee_judgement(_Read(shifted), None, label, plays)
+        if verdict in ("identified", "asks"):  # another legal play reaches it: nothing to accuse
+            continue
+        assert verdict == "accuses"
+        unsure = shifted.with_point(index + step, SlotReading(trace.player, 1, confidence=0.5))
+        assert photoreal_bench.referee_judgement(_Read(unsure), None, label, plays) in ("waits", "identified", "asks")
+        judged += 1
+    assert judged >= 3
