@@ -85,6 +85,9 @@ class RefereeState:
     """The last `NeedsAttention` said, so the same complaint is not repeated for every frame."""
     resign_offer: tuple[int, int] | None = None
     """A resignation offered and not yet answered: (player, 1 single / 2 gammon / 3 backgammon)."""
+    held_roll: tuple[int | None, tuple[int, int]] | None = None
+    """The opponent's throw (roller, dice) that came while the mover's play could not be judged ("cannot be read
+    surely enough"): taken as soon as the play is, so the throw is not lost to a misreading."""
     void_roll: tuple[int, Roll, str] | None = None
     """A roll called void whose player has not thrown again: (player, roll, reason). If the table plays it anyway
     (the board shows a play it allows, or, when it allows none, the opponent throws next) it stands as played."""
@@ -208,6 +211,10 @@ class Referee:
                 return [self._attention("the dice were thrown again before a play was made; "
                                         "the first roll counts (undo it if it was misread)")]
             out += self._finish_turn()
+            if self._state.game.phase is Phase.PLAY and self._state.pending is None and len(dice.values) == 2:
+                # the play could not be judged: the throw waits for it (a clearer reading, or a play chosen)
+                self._state = replace(self._state, held_roll=(dice.roller, (dice.values[0], dice.values[1])))
+                return out
         if self._state.pending is not None:
             out += self._stand()
             if self._state.pending is not None:
@@ -340,8 +347,15 @@ class Referee:
         self._state = replace(s, game=game, open_turn=before, attention=None)
         out: list[Event] = [PlayMade(before.turn, play, before.position, revised=revised)]
         if game.phase is Phase.OVER:
-            self._state = replace(self._state, open_turn=None)
+            self._state = replace(self._state, open_turn=None, held_roll=None)
             out += self._game_over()
+        held = self._state.held_roll
+        if held is not None:  # the opponent has thrown already: the turn is over, his throw counts now
+            self._state = replace(self._state, open_turn=None, held_roll=None)
+            roller, dice = held
+            game = self._state.game
+            if game.phase is Phase.ROLL and roller in (None, game.turn):
+                out += self._roll(*dice)
         return out
 
     def _play_changed(self, reading: BoardReading) -> list[Event]:

@@ -356,3 +356,17 @@ def test_only_the_slots_that_differ_from_the_nearest_legal_play_need_to_be_sure(
         ref = referee_at(START, (6, 4), mover)
         events = ref.observe(replace(unsure_where_right, bar=tuple(bar))) + ref.observe(DiceReading(()))
         assert kinds(events) == ["IllegalPlay"], mover
+
+
+def test_a_throw_while_the_play_cannot_be_judged_waits_for_it_and_counts():
+    """The opponent throws while the board is read too unsurely to judge the mover's play: the referee asks, and
+    the throw is held, not lost; a clearer reading of a legal play then makes the play and the throw together."""
+    unsure = reading_of(moved(START, "24/15")).with_point(14, SlotReading(0, 1, confidence=0.5))
+    ref = referee_at(START, (6, 4))
+    ref.observe(unsure)
+    events = ref.observe(DiceReading((3, 1), roller=1))
+    assert kinds(events) == ["NeedsAttention"] and ref.game.phase is Phase.PLAY
+    events = ref.observe(reading_of(moved(START, "24/14")))
+    assert kinds(events) == ["PlayMade", "Rolled"] and events[0].notation == "24/14"
+    assert ref.game.turn == 1 and str(ref.game.dice) == "31"
+    assert ref.observe(DiceReading((3, 1), roller=1)) == []  # the same dice, still lying there: no new throw
