@@ -144,6 +144,11 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
         # some points the position leaves empty read covered (veins, grain, glare): the way round from the
         # points it puts checkers on; those empty points' looks are then learnt from this photo
         choices = likeliest_orientations(reading, target, forgive_empty=EMPTY_FORGIVEN)
+    if not choices and reader == "strips":
+        # a stack whose count the reading itself doubted (its range allows the position's count): the way round
+        # from the rest; the profile reading the position back decides
+        choices = likeliest_orientations(reading, target, forgive_empty=EMPTY_FORGIVEN if learn_empty else 0,
+                                         forgive_doubted=DOUBTED_FORGIVEN)
     if not choices:
         what = "its starting position" if position is None else "the position given"
         raise CalibrationError(f"the board is not in {what} as read ({_describe(reading)}){covered}: "
@@ -188,11 +193,14 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
                                               lambda s: f"point {orientation.point_of_slot(s)}")
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
                       colours, reader=reader, geometry=geometry, head=head, empty_looks=looks)
-    counts_wrong, colours_wrong = differences(profile, image, target)
-    if counts_wrong or len(colours_wrong) > COLOURS_FORGIVEN:
+    counts_wrong, colours_wrong, doubted = read_back(profile, image, target)
+    if counts_wrong or len(colours_wrong) > COLOURS_FORGIVEN or len(doubted) > DOUBTED_FORGIVEN:
         raise CalibrationError(f"the profile does not read the position back: "
-                               f"{', '.join(counts_wrong + colours_wrong)}{covered}")
+                               f"{', '.join(counts_wrong + doubted + colours_wrong)}{covered}")
     warnings = []
+    if doubted:  # the reading's own range holds the position's count: a doubted stack, said, not refused
+        warnings.append(f"on this photo the profile doubts the count of {_listed(doubted)} (its best guess is "
+                        "another, its range holds the position's): make sure the position is set up as given")
     if colours_wrong:  # glare on one stack is no reason to refuse a board whose every count reads right
         warnings.append(f"on this photo the profile reads the colour of {', '.join(colours_wrong)} wrong "
                         "(glare or shade on that stack?); the counts all read right")
@@ -342,19 +350,24 @@ def orientations_of(reading: ImageReading, target: BoardReading) -> list[Orienta
 
 
 def likeliest_orientations(reading: ImageReading, target: BoardReading, *,
-                           forgive_empty: int = 0) -> list[Orientation]:
+                           forgive_empty: int = 0, forgive_doubted: int = 0) -> list[Orientation]:
     """The orientations under which `reading` counts every point's checkers as `target` has them, whatever their
     colours, the best first by how many colours agree: the counts say which way round the board lies, calibration
-    then measures the sets' colours on the known position. A count wrong is refused, never forgiven: a checker
-    missing, on the bar or borne off changes a single point's. `forgive_empty`: except on at most this many points
+    then measures the sets' colours on the known position. A count surely wrong is refused: a checker missing, on
+    the bar or borne off changes a single point's. `forgive_empty`: except on at most this many points
     `target` leaves empty (their empty looks are learnt from the photo; the points it puts checkers on still say
-    the way round)."""
+    the way round). `forgive_doubted`: and on at most this many points `target` covers whose count the reading's
+    own range (low..high) allows, though its best guess is another: a stack it doubted, not a checker missing (a
+    checker truly missing reads surely one short, and is still refused)."""
     scored = []
     for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
         orientation = Orientation(bottom, home_right, colour)
         board = reading.to_board_reading(orientation)
-        counts_missed = [b.count for a, b in zip(board.points, target.points) if a.count != b.count]
-        if any(counts_missed) or len(counts_missed) > forgive_empty:  # (a 0 missed: an empty point read covered)
+        missed = [(a, b) for a, b in zip(board.points, target.points) if a.count != b.count]
+        empty_missed = [b for a, b in missed if not b.count]  # an empty point read covered
+        doubted = [b for a, b in missed if b.count and a.low <= b.count <= a.high]
+        if len(empty_missed) + len(doubted) < len(missed) or len(empty_missed) > forgive_empty \
+                or len(doubted) > forgive_doubted:
             continue  # (the bar is not compared: a cube or a die lies there as often as a checker)
         both = sum(a.owner == b.owner for a, b in zip(board.points, target.points) if a.count)
         scored.append((both, orientation))
@@ -365,21 +378,37 @@ def likeliest_orientations(reading: ImageReading, target: BoardReading, *,
 EMPTY_FORGIVEN = 8
 """Points the known position leaves empty that calibration forgives for reading covered, learning their empty look:
 more, and the photo is more likely not that position (or the corners are wrong)."""
+DOUBTED_FORGIVEN = 1
+"""Stacks of the known position whose count the reading doubted (its range holds the position's count, its best
+guess is another) that calibration says and does not refuse: one, as a glare-struck or grout-crossed stack; more,
+and the photo is likelier not that position."""
 COLOURS_FORGIVEN = 2
 """Points whose colour alone a new profile may read wrong on its own photo: said as a warning, not refused."""
+
+
+def read_back(profile: Profile, image: np.ndarray,
+              target: BoardReading | None = None) -> tuple[list[str], list[str], list[str]]:
+    """The points `profile` reads from `image` with another count than `target` (the starting position by
+    default) that its range does not allow, those with the right count but the other colour, and those whose best
+    guess is another count than `target`'s though its range (low..high) holds it."""
+    corners, _ = profile.locate(image)
+    reading = profile.board_reader(corners).read(image)
+    board = reading.to_board_reading(profile.orientation)
+    start = target or BoardReading.from_position(Position.start(), 0, trays=False)
+    counts, colours, doubted = [], [], []
+    for i, (a, b) in enumerate(zip(board.points, start.points)):
+        if a.count != b.count:
+            (doubted if b.count and a.low <= b.count <= a.high else counts).append(f"point {i + 1}")
+        elif a.count and a.owner != b.owner:
+            colours.append(f"point {i + 1}")
+    return counts, colours, doubted
 
 
 def differences(profile: Profile, image: np.ndarray, target: BoardReading | None = None) -> tuple[list[str], list[str]]:
     """The points `profile` reads from `image` with another count than `target` (the starting position by
     default), and those with the right count but the other colour."""
-    corners, _ = profile.locate(image)
-    reading = profile.board_reader(corners).read(image)
-    board = reading.to_board_reading(profile.orientation)
-    start = target or BoardReading.from_position(Position.start(), 0, trays=False)
-    counts = [f"point {i + 1}" for i, (a, b) in enumerate(zip(board.points, start.points)) if a.count != b.count]
-    colours = [f"point {i + 1}" for i, (a, b) in enumerate(zip(board.points, start.points))
-               if a.count == b.count and a.count and a.owner != b.owner]
-    return counts, colours
+    counts, colours, doubted = read_back(profile, image, target)
+    return sorted(counts + doubted, key=lambda name: int(name.split()[1])), colours
 
 
 def verify(profile: Profile, image: np.ndarray, target: BoardReading | None = None) -> str | None:
@@ -398,7 +427,8 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "EMPTY_FORGIVEN", "Calibration", "CalibrationError", "adapted_head", "calibrate", "differences",
+__all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "Calibration", "CalibrationError", "adapted_head", "calibrate",
+           "differences", "read_back",
            "learn_empty_looks", "known_counts",
            "likeliest_orientations", "measure", "measured_colours", "measured_sizes", "orientations_of",
            "start_orientations", "verify"]

@@ -228,6 +228,16 @@ def test_colours_misread_still_say_how_the_board_lies_but_a_count_off_does_not()
     short = replace(reading, points=tuple(replace(p, count=4, low=4, high=4) if s == slot else p
                                           for s, p in enumerate(reading.points)))
     assert likeliest_orientations(short, start) == []
+    assert likeliest_orientations(short, start, forgive_doubted=1) == []  # read surely short: still refused
+    # a stack the reading doubted: its best guess 6, its range 5..6 holding the position's 5
+    doubted = replace(reading, points=tuple(replace(p, count=6, low=5, high=6) if s == slot else p
+                                            for s, p in enumerate(reading.points)))
+    assert likeliest_orientations(doubted, start) == []
+    assert likeliest_orientations(doubted, start, forgive_doubted=1)[0] in exact
+    two = next(s for s, p in enumerate(reading.points) if p.count == 3)
+    twice = replace(doubted, points=tuple(replace(p, count=4, low=3, high=4) if s == two else p
+                                          for s, p in enumerate(doubted.points)))
+    assert likeliest_orientations(twice, start, forgive_doubted=1) == []  # two doubted stacks: not forgiven
 
 
 def test_a_board_one_checker_off_the_start_is_refused():
@@ -275,3 +285,32 @@ def test_adapt_goes_with_the_strip_reader(tmp_path, capsys):
     code = main(["calibrate", "--image", str(tmp_path / "none.png"), "--corners", "0,0", "9,0", "9,9", "0,9",
                  "--reader", "classic", "--adapt", "--out", str(tmp_path / "p.toml")])
     assert code == 2 and "--reader strips" in capsys.readouterr().err and not (tmp_path / "p.toml").exists()
+
+
+def test_a_stack_the_reader_doubts_is_said_not_refused_but_a_second_is_refused(monkeypatch):
+    """The network reads a 5-stack of the start as 6, with 5 in its range (glare on the stack, grout across it):
+    calibration goes on and names the point; two such stacks, and the photo is likelier not the start."""
+    from companion.vision.strip_reader import StripReader
+
+    image, label = _render(Position.start(), tilt=10)
+    corners = image_corners(label)
+    counts = [p.count for p in StripReader(corners).read(image).points]
+    fives = [s for s, n in enumerate(counts) if n == 5]
+    run = StripReader._run
+
+    def doubting(slots):
+        def patched(self, strips, norm):
+            p, offsets, hidden = run(self, strips, norm)
+            p = p.copy()
+            for slot in slots:
+                p[slot] = 0.0
+                p[slot, 6], p[slot, 5] = 0.55, 0.45  # best guess 6, its range holding 5
+            return p, offsets, hidden
+        return patched
+
+    monkeypatch.setattr(StripReader, "_run", doubting(fives[:1]))
+    result = calibrate(image, corners=corners, markers=False)
+    assert "doubts the count of point" in result.warning
+    monkeypatch.setattr(StripReader, "_run", doubting(fives[:2]))
+    with pytest.raises(CalibrationError):
+        calibrate(image, corners=corners, markers=False)
