@@ -48,12 +48,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.referee.diagnosis import diagnose, sure_where_it_differs  # noqa: E402
+from companion.referee import Command, DiceReading, IllegalPlay, Referee, UserCommand  # noqa: E402
 from companion.referee.inference import Fit, infer_play  # noqa: E402
-from companion.referee.observations import CONFIDENT  # noqa: E402
-from companion.errors import InvalidPositionError  # noqa: E402
-from companion.rules import Position, Roll  # noqa: E402
+from companion.rules import MatchState, Position, Roll  # noqa: E402
 from companion.sim.photoreal.spec import match_plays  # noqa: E402
+from companion.sim.render import Scene  # noqa: E402
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.geometry import fit_bar  # noqa: E402
 from companion.vision.locate import BoardNotFound, playing_area  # noqa: E402
@@ -106,14 +105,9 @@ def plays_reaching() -> dict[tuple[str, int], tuple[str, tuple[int, int]]]:
 
 def label_position(label: dict) -> tuple[str, int]:
     """The frame's position as a Position ID from the side of the player who just moved (`roller`), and that player."""
-    sides = [[0] * 26, [0] * 26]
-    for index, (owner, count) in enumerate(label["points"]):
-        if count:
-            sides[owner][index + 1 if owner == 0 else 24 - index] = count
-    for player in (0, 1):
-        sides[player][25], sides[player][0] = label["bar"][player], label["off"][player]
     mover = int(label["roller"])
-    return Position(tuple(sides[mover]), tuple(sides[1 - mover])).position_id(), mover
+    scene = Scene(tuple(map(tuple, label["points"])), tuple(label["bar"]), tuple(label["off"]))
+    return scene.position(mover).position_id(), mover
 
 
 def referee_judgement(reading, orient, label, plays) -> str | None:
@@ -135,17 +129,18 @@ def referee_judgement(reading, orient, label, plays) -> str | None:
         return "identified" if inference.play.position == truth else "wrong"
     if inference.fit is Fit.AMBIGUOUS:
         return "asks" if any(p.position == truth for p in inference.plays) else "asks, true play missing"
-    if inference.fit is Fit.UNCHANGED and any(not p.is_empty() for p in inference.plays):
-        return "waits"  # read too unsurely to tell whether a play was made
-    # nothing fits, or nothing moved though a play was due: judged as the referee ends a turn (`_finish_turn`)
-    zero, one = board.best_guess()
-    mine, theirs = (zero, one) if mover == 0 else (one, zero)
-    try:
-        Position(tuple(mine), tuple(theirs))
-    except InvalidPositionError:
-        return "accuses" if board.is_confident() else "waits"
-    nearest = diagnose(Position.from_position_id(before), Roll(*dice), (mine, theirs)).nearest
-    return "accuses" if sure_where_it_differs(board, nearest, mover, CONFIDENT) else "waits"
+    return "accuses" if _accused_at_turn_end(Position.from_position_id(before), dice, board, mover) else "waits"
+
+
+def _accused_at_turn_end(before: Position, dice: tuple[int, int], board, mover: int) -> bool:
+    """Whether the referee itself, shown `board` after `mover` rolled `dice` from `before`, calls the play illegal
+    when the turn ends (the dice picked up): no legal play fits, and the reading is a whole position read surely
+    where it leaves the nearest ones; else it waits or asks to have the board cleared."""
+    referee = Referee(MatchState.money())
+    referee.observe(UserCommand(Command.SET_POSITION, player=mover, position=before))
+    referee.observe(DiceReading(dice, roller=mover))
+    events = referee.observe(board) + referee.observe(DiceReading(()))
+    return any(isinstance(event, IllegalPlay) for event in events)
 
 
 def main() -> int:

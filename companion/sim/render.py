@@ -87,6 +87,16 @@ class Scene:
                 points.append((-1, 0))
         return cls(tuple(points), (zero[BAR], one[BAR]), (zero[OFF], one[OFF]), **kw)
 
+    def position(self, mover: int) -> Position:
+        """The position drawn, from the side of player `mover` (the inverse of `from_position`)."""
+        sides = [[0] * 26, [0] * 26]
+        for index, (owner, count) in enumerate(self.points):
+            if count:
+                sides[owner][index + 1 if owner == 0 else 24 - index] = count
+        for player in (0, 1):
+            sides[player][BAR], sides[player][OFF] = self.bar[player], self.off[player]
+        return Position(tuple(sides[mover]), tuple(sides[1 - mover]))
+
     def counts(self) -> tuple[int, int]:
         """Checkers of each player drawn on the board, the bar and the trays (plus one held in a hand)."""
         total = [self.bar[0] + self.off[0], self.bar[1] + self.off[1]]

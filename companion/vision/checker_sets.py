@@ -26,6 +26,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from companion.vision.reader import one_set_colours
+
 CHECKERS_A_SET = 15
 LOGIT_CAP = 10.0
 """Log-odds beyond this say no more: a network at 1.0 is as often wrong on a mirror-like checker as at 0.9999."""
@@ -144,9 +146,7 @@ def two_sets(samples: Sequence[np.ndarray], lightness_weight: float = 0.5) -> di
     gaps = np.linalg.norm(scaled[:, None] - scaled[None], axis=2)
     if gaps.max() < ONE_SET_SPREAD:
         centre = data.mean(axis=0)
-        lighter = centre[0] > 110
-        other_set = centre + np.array([-100.0 if lighter else 100.0, 0, 0])
-        return {"light": centre, "dark": other_set} if lighter else {"light": other_set, "dark": centre}
+        return one_set_colours(centre, centre[0] > 110)
     # every pair of samples seeds a split, all refined at once: each side moves to its members' median
     i, j = np.triu_indices(len(data), 1)
     a, b = scaled[i], scaled[j]
@@ -162,7 +162,7 @@ def two_sets(samples: Sequence[np.ndarray], lightness_weight: float = 0.5) -> di
     split = near_a.any(axis=1) & (~near_a).any(axis=1) & ~np.isnan(a).any(axis=1) & ~np.isnan(b).any(axis=1)
     if not split.any():
         centre = data.mean(axis=0)
-        return {"light": centre, "dark": centre - np.array([100.0, 0, 0])}
+        return one_set_colours(centre, centre[0] > 110)
     cost = np.where(split, np.minimum(np.minimum(to_a, to_b), OUTLIER).sum(axis=1), np.inf)
     k = int(np.argmin(cost))
     a, b = a[k] / w, b[k] / w

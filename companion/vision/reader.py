@@ -342,6 +342,13 @@ ONE_SET = 0.9
 (the other is borne off or not on the board): two-means would split it by its light and shade."""
 
 
+def one_set_colours(centre: np.ndarray, lighter: bool) -> dict[str, np.ndarray]:
+    """The sets' colours (Lab) when the checkers seen are one set, of colour `centre`: the other set, unseen, is
+    put far lighter or darker, so every checker seen is named the set it is."""
+    other = centre + np.array([-100.0 if lighter else 100.0, 0, 0])
+    return {"light": centre, "dark": other} if lighter else {"light": other, "dark": centre}
+
+
 def two_colours(samples: list[np.ndarray], p_light: list[float] | None = None) -> dict[str, np.ndarray]:
     """The lighter and the darker checker colour (Lab) among the samples: two-means, seeded by the extremes.
     `p_light`, the colour model's P(light) for each sample, tells a board holding one set only."""
@@ -354,9 +361,7 @@ def two_colours(samples: list[np.ndarray], p_light: list[float] | None = None) -
     if p_light is not None and (min(p_light) >= ONE_SET or max(p_light) <= 1 - ONE_SET):
         one_set, lighter = True, min(p_light) >= ONE_SET
     if one_set:
-        centre = data.mean(axis=0)
-        other = centre + np.array([-100.0 if lighter else 100.0, 0, 0])
-        return {"light": centre, "dark": other} if lighter else {"light": other, "dark": centre}
+        return one_set_colours(data.mean(axis=0), lighter)
     for _ in range(8):
         near_light = np.linalg.norm(data - light, axis=1) <= np.linalg.norm(data - dark, axis=1)
         light, dark = data[near_light].mean(axis=0), data[~near_light].mean(axis=0)

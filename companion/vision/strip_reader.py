@@ -249,12 +249,17 @@ def colour_input(strips: np.ndarray, which: np.ndarray, light_lab: np.ndarray, d
     return out
 
 
+def _set_distances(sample: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[float, float]:
+    """A colour sample's distances (Lab, lightness weighed by `LIGHTNESS_WEIGHT`) to the light and the dark set."""
+    w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
+    return (float(np.linalg.norm((sample - centres["light"]) * w)),
+            float(np.linalg.norm((sample - centres["dark"]) * w)))
+
+
 def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float | None) -> tuple[str, float]:
     """Light or dark, and how sure: by the nearer set's colour, checked by the colour network (which sees rims,
     shading and glare). When the two disagree the network decides and the reading is marked unsure."""
-    w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
-    d_light = float(np.linalg.norm((sample - centres["light"]) * w))
-    d_dark = float(np.linalg.norm((sample - centres["dark"]) * w))
+    d_light, d_dark = _set_distances(sample, centres)
     colour, near, far = ("light", d_light, d_dark) if d_light <= d_dark else ("dark", d_dark, d_light)
     sure = float(np.clip(2 * (far - near) / (far + near + 1e-6), 0, 1))
     if p_light is None:
@@ -269,10 +274,7 @@ def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
     """The reading with no set over 15 checkers (`checker_sets`): stacks whose colour evidence is weakest are
     named the other set when one set reads too many. Bar halves count but keep their set (their place says whose
     they are); checkers seen in the trays take room from the set that would receive the flipped stacks."""
-    w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
-    evidence = [ColourEvidence(p_light.get(s),
-                               *((float(np.linalg.norm((samples[s] - centres["light"]) * w)),
-                                  float(np.linalg.norm((samples[s] - centres["dark"]) * w))) if s in samples else ()))
+    evidence = [ColourEvidence(p_light.get(s), *(_set_distances(samples[s], centres) if s in samples else ()))
                 for s in range(26)]
     stacks = [Stack(read.colour, read.count, read.low) for read in points]
     stacks += [Stack(half.colour, half.count, half.low, may_flip=False) for half in bar]

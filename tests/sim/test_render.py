@@ -244,3 +244,14 @@ def test_render_and_film_commands(tmp_path):
     assert main(["film", "--turns", "2", "--width", "320", "--height", "180", "--out", str(tmp_path / "film")]) == 0
     assert (tmp_path / "film" / "labels.jsonl").exists()
     assert main(["film", "--match", str(MATCHES_DIR / "gbf__test.mat"), "--game", "9", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_a_scene_gives_back_the_position_it_was_drawn_from():
+    from companion.sim.render import random_position
+
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        position, mover = random_position(rng)
+        scene = Scene.from_position(position, mover)
+        assert scene.position(mover) == position
+        assert scene.position(1 - mover) == position.swap()
