@@ -142,15 +142,16 @@ def test_the_command_refuses_bad_options_and_says_when_blender_is_missing(tmp_pa
 
 def test_each_range_of_training_boards_keeps_its_designs():
     """A board's number fixes its design: ranges added later draw from more designs, and change no board before."""
-    from companion.sim.photoreal.spec import (FIRST_ALL_TRAIN_BOARD, FIRST_STONE_TRAIN_BOARD, FIRST_WIDER_TRAIN_BOARD,
-                                              STONE_DESIGNS, WIDER_DESIGNS)
+    from companion.sim.photoreal.spec import (FIRST_ALL_TRAIN_BOARD, FIRST_STONE_TRAIN_BOARD, FIRST_TILED_TRAIN_BOARD,
+                                              FIRST_WIDER_TRAIN_BOARD, STONE_DESIGNS, WIDER_DESIGNS)
 
     def designs(boards):
         return {board_spec("train", b)["design"] for b in boards}
 
     assert designs(range(FIRST_WIDER_TRAIN_BOARD, FIRST_STONE_TRAIN_BOARD)) == set(WIDER_DESIGNS)
     assert designs(range(FIRST_STONE_TRAIN_BOARD, FIRST_ALL_TRAIN_BOARD)) == set(STONE_DESIGNS)
-    assert designs(range(FIRST_ALL_TRAIN_BOARD, FIRST_ALL_TRAIN_BOARD + 16)) == set(WIDER_DESIGNS + STONE_DESIGNS)
+    assert designs(range(FIRST_ALL_TRAIN_BOARD, FIRST_TILED_TRAIN_BOARD)) == set(WIDER_DESIGNS + STONE_DESIGNS)
+    assert designs(range(FIRST_TILED_TRAIN_BOARD, FIRST_TILED_TRAIN_BOARD + 8)) == {"tiled-swirl"}
     # as the development boards were rendered (their labels say so)
     assert [board_spec("train", b)["design"] for b in (10, 13, 100, 101)] == [
         "lacquer-tournament", "club-leather", "slate-polished", "burl-veneer"]

@@ -58,7 +58,7 @@ def _coords(nodes, links, scale):
 
 def material(name: str, spec: dict, rng: random.Random):
     """A board part's material: felt, leather, lacquer, vinyl, wood, inlaid, marble, cork, metal, printed, linen,
-    suede, patterned, speckled, slate, burl, veneer, mosaic, enamel."""
+    suede, patterned, speckled, slate, burl, veneer, mosaic, enamel, tiles."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
@@ -175,6 +175,22 @@ def material(name: str, spec: dict, rng: random.Random):
         colour = grout.outputs["Result"]
         bump_height = is_grout.outputs["Value"]
         bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.4, 0.9)
+    elif kind == "tiles":  # square or oblong tiles of two near shades in mortar, straight or staggered rows
+        bricks = nodes.new("ShaderNodeTexBrick")
+        bricks.offset = rng.choice([0.0, 0.5])
+        bricks.inputs["Scale"].default_value = rng.uniform(12, 32)  # tiles 15-40 mm wide, a checker's size
+        bricks.inputs["Brick Width"].default_value = 0.5
+        bricks.inputs["Row Height"].default_value = rng.uniform(0.25, 0.5)
+        bricks.inputs["Mortar Size"].default_value = rng.uniform(0.01, 0.04)
+        bricks.inputs["Color1"].default_value = linear(a)
+        bricks.inputs["Color2"].default_value = linear(b)
+        grey = [0.6, 0.58, 0.55] if _bright(a) < 0.5 else [0.15, 0.15, 0.15]
+        t = rng.uniform(0.4, 1.0)  # mortar from a near shade of the tiles to a grey that stands out
+        bricks.inputs["Mortar"].default_value = linear([x + (g - x) * t for x, g in zip(a, grey)])
+        links.new(vector, bricks.inputs["Vector"])
+        colour = bricks.outputs["Color"]
+        bump_height = bricks.outputs["Fac"]
+        bsdf.inputs["Coat Weight"].default_value = rng.uniform(0.3, 0.9)
     elif kind == "enamel":  # glossy paint crazed with fine cracks
         cracks = nodes.new("ShaderNodeTexVoronoi")
         cracks.feature = "DISTANCE_TO_EDGE"
@@ -202,7 +218,7 @@ def material(name: str, spec: dict, rng: random.Random):
 
 def checker_material(name: str, rgb, finish: str, rng: random.Random):
     """A checker set's finish: matte, glossy, satin, pearl (shimmering, coated), marble (veined), metal, wood
-    (turned, with grain), stone (granite chips), translucent (glass or resin)."""
+    (turned, with grain), stone (granite chips), translucent (glass or resin), swirl (two shades of cast resin)."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
@@ -210,7 +226,7 @@ def checker_material(name: str, rgb, finish: str, rng: random.Random):
     bsdf.inputs["Base Color"].default_value = linear(rgb)
     bsdf.inputs["Roughness"].default_value = {"matte": 0.55, "glossy": 0.12, "pearl": 0.22, "marble": 0.1,
                                                "metal": 0.28, "satin": 0.32, "wood": 0.4, "stone": 0.15,
-                                               "translucent": 0.08}[finish]
+                                               "translucent": 0.08, "swirl": 0.15}[finish]
     if finish in ("glossy", "pearl", "marble"):
         bsdf.inputs["Coat Weight"].default_value = 0.8
     if finish == "pearl":
@@ -243,6 +259,17 @@ def checker_material(name: str, rgb, finish: str, rng: random.Random):
         links.new(_ramp(nodes, links, chips.outputs["Color"], [c * 0.6 for c in rgb],
                         [min(1.0, c * 1.2 + 0.08) for c in rgb], (0.2, 0.8)), bsdf.inputs["Base Color"])
         bsdf.inputs["Coat Weight"].default_value = 0.7
+    elif finish == "swirl":  # cast resin: two shades of the set's colour swirled together, polished
+        vector = _coords(nodes, links, rng.uniform(15, 45))
+        swirl = nodes.new("ShaderNodeTexWave")
+        swirl.wave_type = "BANDS"
+        swirl.bands_direction = "DIAGONAL"
+        swirl.inputs["Distortion"].default_value = rng.uniform(8, 20)
+        swirl.inputs["Detail"].default_value = 4
+        links.new(vector, swirl.inputs["Vector"])
+        other = [c * 0.6 for c in rgb] if sum(rgb) > 1.5 else [min(1.0, c * 1.3 + 0.12) for c in rgb]
+        links.new(_ramp(nodes, links, swirl.outputs["Fac"], rgb, other, (0.35, 0.75)), bsdf.inputs["Base Color"])
+        bsdf.inputs["Coat Weight"].default_value = 0.8
     elif finish == "satin":
         bsdf.inputs["Coat Weight"].default_value = 0.3
         bsdf.inputs["Coat Roughness"].default_value = 0.25

@@ -74,6 +74,12 @@ TRAIN_DESIGNS = (
     Design("burl-veneer", ("burl", "veneer"), ("veneer", "burl", "slate"), ("wood",), ("domed", "grooved", "flat"),
            ("satin", "wood", "stone"), (0.05, 0.10), (0.35, 0.45), (0.80, 0.98), frame_height=(2.0, 22.0),
            same_colour=0.5),
+    # square tiles in mortar (a brick print, not the held-out mosaic's irregular cells) on the field and the points,
+    # checkers of swirled resin: outlined shapes the size of a checker on an empty point are not checkers, and a
+    # checker of two mixed shades is one set's
+    Design("tiled-swirl", ("tiles", "speckled"), ("tiles", "patterned", "lacquer"), ("wood", "lacquer"),
+           ("grooved", "domed", "flat", "stepped"), ("swirl", "glossy", "satin"), (0.05, 0.10), (0.35, 0.45),
+           (0.80, 0.98), frame_height=(2.0, 22.0), same_colour=0.35),
 )
 FIRST_WIDER_TRAIN_BOARD = 40
 """Training boards before this were rendered when only the first four designs existed; they keep them, so every
@@ -86,6 +92,9 @@ FIRST_STONE_TRAIN_BOARD = 100
 them), so every board rendered is reproducible from its number."""
 FIRST_ALL_TRAIN_BOARD = 200
 """Training boards from this one are drawn from all eight training designs (boards 100-199 keep stone and wood)."""
+FIRST_TILED_TRAIN_BOARD = 248
+"""Training boards from this one are the tiled design alone (boards 200-247 keep the eight before it)."""
+ALL_BUT_TILED = WIDER_DESIGNS + STONE_DESIGNS
 HELDOUT_DESIGNS = (
     Design("marble-brass", ("marble",), ("marble", "lacquer"), ("metal",), ("rimmed",), ("marble", "metal"),
            (0.05, 0.10), (0.35, 0.45), (0.80, 0.98)),
@@ -136,7 +145,7 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
     elif kind == "slate":  # a stone ground and veins that stand out of it, lighter on dark stone
         c = _colour(rng, value, (0.0, 0.3))
         colours = [c, [min(1.0, x + 0.45) if _luminance(c) < 0.5 else x * 0.35 for x in c]]
-    elif kind in ("mosaic", "enamel"):  # tiles of two near shades; enamel and its cracks' darker line
+    elif kind in ("mosaic", "enamel", "tiles"):  # tiles of two near shades; enamel and its cracks' darker line
         c = _colour(rng, value, (0.1, 0.8))
         colours = [c, [min(1.0, max(0.0, x * float(rng.uniform(0.6, 0.85)))) for x in c]]
     elif kind == "marble":
@@ -156,7 +165,7 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
     roughness = {"felt": 0.95, "leather": 0.5, "lacquer": 0.06, "vinyl": 0.35, "marble": 0.12, "cork": 0.85,
                  "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5, "linen": 0.9, "suede": 0.8,
                  "patterned": 0.45, "speckled": 0.25, "slate": 0.1, "burl": 0.35, "veneer": 0.35,
-                 "mosaic": 0.3, "enamel": 0.08}[kind]
+                 "mosaic": 0.3, "enamel": 0.08, "tiles": 0.25}[kind]
     return {"kind": kind, "colours": [[round(x, 4) for x in c] for c in colours],
             "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3),
             "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
@@ -181,7 +190,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     # by name: a design added later changes no board rendered before it
     if split == "train":
         names = (FIRST_DESIGNS if board < FIRST_WIDER_TRAIN_BOARD else WIDER_DESIGNS if board < FIRST_STONE_TRAIN_BOARD
-                 else STONE_DESIGNS if board < FIRST_ALL_TRAIN_BOARD else WIDER_DESIGNS + STONE_DESIGNS)
+                 else STONE_DESIGNS if board < FIRST_ALL_TRAIN_BOARD else ALL_BUT_TILED if board < FIRST_TILED_TRAIN_BOARD
+                 else ("tiled-swirl",))
     else:
         names = FIRST_HELDOUT_DESIGNS if board < FIRST_MOSAIC_HELDOUT_BOARD else ("mosaic-glass",)
     designs = tuple(d for d in designs if d.name in names)
