@@ -83,10 +83,13 @@ def fit_bar(image: np.ndarray, corners: Corners, *, base: BoardGeometry = STANDA
     """The geometry whose bar makes the strips fit best: a coarse pass over `fractions`, then `refine` passes that
     correct the bar by the strips' own offsets. `counts`: the true count of each strip (26, image order, -1
     unknown) when the position is known."""
+    from companion.vision.strips import StripCutter
+
     coarse = coarse_scores(image, corners, base, counts, fractions)
     geometry = base.with_bar(max(coarse, key=coarse.get))  # type: ignore[arg-type]
+    reader = StripReader(corners, base)  # the network and the plane; each pass cuts its own strips
     for _ in range(refine):
-        _, offsets = StripReader(corners, geometry).look(image)
+        _, offsets = reader.look(image, StripCutter(corners, geometry).cut(image))
         width = geometry.bar_width - bar_error(offsets, geometry)
         fraction = float(np.clip(width / geometry.play_width, min(fractions), max(fractions)))
         geometry = base.with_bar(fraction)

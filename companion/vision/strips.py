@@ -88,6 +88,20 @@ def strip_grid(frames: np.ndarray) -> np.ndarray:
     return origin + j * across + i * along
 
 
+def strip_pixels(frames: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """Where every strip pixel lies in the image under `homography` (mm to image): (n, STRIP_H, STRIP_W, 2),
+    float32. A strip is an affine grid in mm, so its image is the homography of three vectors per strip, mixed
+    per pixel: one pass of multiply-adds over the pixels instead of a grid in mm and a transform of it."""
+    h = np.asarray(homography, np.float64)
+    origin = np.concatenate([frames[:, 0], np.ones((len(frames), 1))], axis=1) @ h.T
+    across, along = frames[:, 1] @ h[:, :2].T, frames[:, 2] @ h[:, :2].T
+    i = (np.arange(STRIP_H, dtype=np.float32) + 0.5)[None, :, None, None]
+    j = (np.arange(STRIP_W, dtype=np.float32) + 0.5)[None, None, :, None]
+    point = (origin.astype(np.float32)[:, None, None] + j * across.astype(np.float32)[:, None, None]
+             + i * along.astype(np.float32)[:, None, None])
+    return point[..., :2] / point[..., 2:]
+
+
 def mm_to_image(corners, geometry: BoardGeometry = STANDARD) -> np.ndarray:
     """The homography from the playing area's millimetres to image pixels, given its four image corners
     (top-left, top-right, bottom-right, bottom-left as the image shows them)."""
@@ -109,9 +123,7 @@ class StripCutter:
 
     def __post_init__(self) -> None:
         frames = strip_frames(self.geometry) if self.frames is None else self.frames
-        grid = strip_grid(frames).reshape(-1, 1, 2)
-        h = mm_to_image(self.corners, self.geometry)
-        image = cv2.perspectiveTransform(grid, h).reshape(len(frames) * STRIP_H, STRIP_W, 2)
+        image = strip_pixels(frames, mm_to_image(self.corners, self.geometry)).reshape(len(frames) * STRIP_H, STRIP_W, 2)
         # a strip pixel spans this many image pixels: shrink the image first so each one averages them
         step = np.linalg.norm(image[1::8] - image[:-1:8], axis=2)  # every 8th row's step tells the span as well
         span = float(np.median(step[step < 50])) if np.any(step < 50) else 1.0

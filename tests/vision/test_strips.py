@@ -17,7 +17,7 @@ from companion.vision.calibrate import known_counts, measure
 from companion.vision.geometry import fit_bar
 from companion.vision.profile import Profile
 from companion.vision.strip_reader import FIRST_CHECKER, StripReader
-from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, strip_frames
+from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, mm_to_image, strip_frames, strip_grid, strip_pixels
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
 """Path-traced frames and their labels, committed (`companion.sim.photoreal`)."""
@@ -67,6 +67,17 @@ def test_strips_are_cut_where_the_geometry_puts_each_point():
     assert np.abs(strips[1, row, col].astype(int) - 90).max() < 5  # an unmarked point is bare board
     wrong = StripCutter(corners, STANDARD).cut(image)  # the simulator's bar: the point beside it is 8 mm off
     assert np.abs(wrong[6, row, col].astype(int) - marks[6]).max() > 60
+
+
+def test_strip_pixels_are_the_homography_of_the_strip_grid():
+    """The cutter's maps, mixed from three vectors per strip, are where OpenCV's own perspective transform puts
+    every strip pixel's mm place, for a tilted placement and a bar of another width."""
+    corners = ((300.5, 100.2), (1000.1, 140.3), (1150.7, 690.9), (180.3, 610.4))
+    for geometry in (STANDARD, STANDARD.with_bar(0.095)):
+        frames = strip_frames(geometry)
+        h = mm_to_image(corners, geometry)
+        expected = cv2.perspectiveTransform(strip_grid(frames).reshape(-1, 1, 2), h).reshape(-1, STRIP_H, STRIP_W, 2)
+        assert np.abs(strip_pixels(frames, h) - expected).max() < 1e-3
 
 
 def _render(position, *, tilt=10.0, style=STYLES[0], seed=2):
