@@ -47,6 +47,20 @@ class ColourNet(nn.Module):
         return self.head(self.features(x))[:, 0]
 
 
+def uneven_light(n: int, rng: np.random.Generator) -> np.ndarray:
+    """Light that falls unevenly on half the crops, in the crops' normalised units: a brighter or darker point as a
+    whole, a ramp across it, and on some a soft bright spot. The reference colours stay the board's own, so a dark
+    checker under a lamp must be told by more than its lightness. (n, 1, COLOUR_ROWS, STRIP_W)."""
+    rows = np.linspace(-1, 1, COLOUR_ROWS, dtype=np.float32)[None, None, :, None]
+    cols = np.linspace(-1, 1, STRIP_W, dtype=np.float32)[None, None, None, :]
+    def draw(low, high):
+        return rng.uniform(low, high, (n, 1, 1, 1)).astype(np.float32)
+    light = draw(-0.6, 0.6) + draw(-0.5, 0.5) * rows + draw(-0.25, 0.25) * cols
+    spot = (draw(0, 1.5) * (rng.random((n, 1, 1, 1)) < 0.4)
+            * np.exp(-((rows - draw(-1, 1)) ** 2 + (cols - draw(-1, 1)) ** 2) / (2 * draw(0.15, 0.5) ** 2)))
+    return ((light + spot) * (rng.random((n, 1, 1, 1)) < 0.5)).astype(np.float32)
+
+
 def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
     """Per group, the two sets' colours (Lab) as the reader finds them, from the true counts."""
     out = {}
@@ -115,6 +129,7 @@ def main() -> int:
             target[swap] = 1 - target[swap]
             inputs[:, 3:] += torch.from_numpy(rng.normal(0, 0.1, (len(rows), 6, 1, 1)).astype(np.float32))
             inputs[:, :3] *= torch.from_numpy(rng.uniform(0.8, 1.2, (len(rows), 1, 1, 1)).astype(np.float32))
+            inputs[:, :3] += torch.from_numpy(uneven_light(len(rows), rng))
             flip = torch.from_numpy(rng.random(len(rows)) < 0.5)
             inputs[flip] = inputs[flip].flip(3)
             loss = F.binary_cross_entropy_with_logits(model(inputs), torch.from_numpy(target))
