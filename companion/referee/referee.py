@@ -395,16 +395,20 @@ class Referee:
         if inference.fit is Fit.PLAY:  # only if the reading arrived with no verdict; judge it now
             return self._make_play(inference.play)
         mine, theirs = _sides_from(s.reading, game.turn)
+        diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
         try:
-            after: Position | None = Position(tuple(mine), tuple(theirs))
+            after = Position(tuple(mine), tuple(theirs))
         except InvalidPositionError:
-            after = None
+            # not 15 checkers a side: a misreading, or, however surely read, a checker out of view (borne off
+            # beside a board without trays, under the cube) or a pattern taken for one, is likelier than a checker
+            # truly gone or added; calling that illegal would accuse a player of what the camera missed
             if not s.reading.is_confident(self.threshold):
-                # not 15 checkers a side, and some slots unsure: a misreading is likelier than a vanished checker
                 return [self._attention("the board cannot be read surely enough to judge the play; "
                                         "clear the view or set the position by hand")]
-        diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
-        if after is not None and not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):
+            return [self._attention(f"the board as read is not a whole position ({'; '.join(diagnosis.reasons)}): "
+                                    "a checker may be out of view; clear the view or set the position by hand",
+                                    diagnosis.nearest)]
+        if not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):
             # a whole position, but read unsurely just where it leaves the nearest legal play: a misreading (a
             # checker of one set taken for the other's) is likelier than an illegal play, and calling it illegal
             # would accuse a player of what the camera did

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.referee import DiceReading, IllegalPlay, SlotReading
+from companion.referee import DiceReading, IllegalPlay, NeedsAttention, SlotReading
 from companion.rules import Position, Roll
 from tests.oracles.samples import random_play_pairs
 from tests.referee.helpers import finish, moved, reading_of, referee_at
@@ -123,17 +123,20 @@ def test_a_checker_moved_backwards():
 
 
 @pytest.mark.parametrize("delta, word", [(1, "appeared"), (-1, "disappeared")])
-def test_a_checker_appeared_or_disappeared(delta, word):
+def test_a_checker_appeared_or_disappeared_is_asked_about_not_called_illegal(delta, word):
+    """A reading that is no whole position, however surely read, says what it counts and offers the nearest plays:
+    a checker out of the camera's view (borne off beside a board without trays) is likelier than one gone."""
     after = list(moved(START, "8/5 6/5").player)
     after[5] += delta
     ref = referee_at(START, (3, 1))
     reading = reading_of(moved(START, "8/5 6/5")).with_point(4, SlotReading(0, after[5]))
+    assert reading.is_confident()
     ref.observe(reading)
     events = ref.observe(DiceReading(()))
-    event = next(e for e in events if isinstance(e, IllegalPlay))
-    assert f"a checker of the player {word}" in reasons(event)
-    assert event.after is None
-    assert nearest(event)[0] == "8/5 6/5"
+    assert not any(isinstance(e, IllegalPlay) for e in events)
+    event = next(e for e in events if isinstance(e, NeedsAttention))
+    assert f"a checker of the player {word}" in event.what and "not a whole position" in event.what
+    assert event.candidates[0].notation == "8/5 6/5"
 
 
 def test_wrong_distances_are_described():
