@@ -461,7 +461,8 @@ def _run_typed(recorder, args: argparse.Namespace) -> int:
             state = recorder.referee.state
             observations = observations_from_text(line, state.game, sequence=len(recorder.observations) + 1,
                                                   illegal_pending=state.pending is not None,
-                                                  resign_offered=state.resign_offer is not None)
+                                                  resign_offered=state.resign_offer is not None,
+                                                  roll_held=state.held_roll is not None)
         except CompanionError as exc:
             print(f"error: {exc}", file=sys.stderr)
             continue

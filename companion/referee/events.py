@@ -101,7 +101,8 @@ class IllegalPlay(Event):
     roll: Roll
     before: Position
     after: Position | None
-    """The position read after the play, from the mover's side (None if it is not a backgammon position)."""
+    """The position read after the play, from the mover's side. None only in journals written before session 25:
+    a reading that is no backgammon position is now asked about (`NeedsAttention`), not called illegal."""
     reasons: tuple[str, ...]
     nearest: tuple[Play, ...]
     """The legal plays closest to what was played (fewest checkers out of place)."""

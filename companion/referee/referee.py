@@ -9,7 +9,10 @@ How a turn is judged, as over the board: a play is finished when its player pick
 - a reading that matches nothing legal yet is a play in progress, and gives no verdict;
 - when the play is finished and still matches nothing legal, it is illegal (`IllegalPlay`, with the reasons
   and the nearest legal plays), and the correction window opens: the opponent may ask for a correction (the
-  player plays again from the position before) or accept; once the opponent rolls, the play stands.
+  player plays again from the position before) or accept; once the opponent rolls, the play stands. The camera
+  is not trusted further than it sees: a reading that is no whole position (not 15 checkers a side), or one
+  read unsurely where it leaves the nearest legal play, is asked about (`NeedsAttention`), never called illegal;
+  a throw of the opponent's meanwhile is held until the play is made.
 """
 
 from __future__ import annotations
@@ -395,7 +398,6 @@ class Referee:
         if inference.fit is Fit.PLAY:  # only if the reading arrived with no verdict; judge it now
             return self._make_play(inference.play)
         mine, theirs = _sides_from(s.reading, game.turn)
-        diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
         try:
             after = Position(tuple(mine), tuple(theirs))
         except InvalidPositionError:
@@ -405,9 +407,13 @@ class Referee:
             if not s.reading.is_confident(self.threshold):
                 return [self._attention("the board cannot be read surely enough to judge the play; "
                                         "clear the view or set the position by hand")]
+            diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
+            nearest = ", ".join(p.notation for p in diagnosis.nearest)
             return [self._attention(f"the board as read is not a whole position ({'; '.join(diagnosis.reasons)}): "
-                                    "a checker may be out of view; clear the view or set the position by hand",
-                                    diagnosis.nearest)]
+                                    "a checker may be out of view; clear the view, type the play"
+                                    + (f" (nearest legal: {nearest})" if nearest else "")
+                                    + " or set the position by hand", diagnosis.nearest)]
+        diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
         if not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):
             # a whole position, but read unsurely just where it leaves the nearest legal play: a misreading (a
             # checker of one set taken for the other's) is likelier than an illegal play, and calling it illegal
@@ -600,7 +606,8 @@ class Referee:
         else:
             player = game.turn if cmd.player is None else cmd.player
             game = replace(game, position=cmd.position if player == game.turn else cmd.position.swap())
-        self._state = replace(self._state, game=game, pending=None, open_turn=None, reading=None, attention=None)
+        self._state = replace(self._state, game=game, pending=None, open_turn=None, reading=None, attention=None,
+                              held_roll=None)  # a throw held for the play the position now replaces is void
         return [PositionSet(player, cmd.position)]
 
     def _undo(self) -> list[Event]:

@@ -39,12 +39,14 @@ class TypedInputError(CompanionError):
 
 
 def observations_from_text(line: str, game: GameState, *, sequence: int | None = None,
-                           illegal_pending: bool = False, resign_offered: bool = False) -> list[Observation]:
+                           illegal_pending: bool = False, resign_offered: bool = False,
+                           roll_held: bool = False) -> list[Observation]:
     """What `line` means now, in `game` (the referee's current game).
 
     `sequence` numbers typed dice: the same numbers typed again are a new roll (a new game, a new turn), never
     the dice still lying there. `illegal_pending`: an illegal play seen on the board waits for the opponent,
-    whose roll lets it stand."""
+    whose roll lets it stand. `roll_held`: the opponent has thrown while the play could not be judged
+    (`RefereeState.held_roll`); a typed play then ends the turn by itself, the held throw counting."""
     stripped = line.strip()
     text = stripped.lower()
     if not text:
@@ -92,7 +94,9 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         diagnosis = diagnose(game.position, game.dice, (list(mine), list(theirs)), plays)  # type: ignore[arg-type]
         raise TypedInputError(f"{stripped!r} is not a legal play of {game.dice}: {'; '.join(diagnosis.reasons)}. "
                               f"Legal: {_legal_list(list(diagnosis.nearest) or plays)}")
-    return [BoardReading.from_position(after, game.turn), DiceReading(())]
+    # the dice picked up end the turn; with the opponent's throw held, the play taking it ends the turn already,
+    # and picking up would end the opponent's turn before he moved
+    return [BoardReading.from_position(after, game.turn)] + ([] if roll_held else [DiceReading(())])
 
 
 def set_command(identifier: str) -> UserCommand:

@@ -356,7 +356,8 @@ class CompanionApp(App):
         try:
             observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
                                                   illegal_pending=referee.state.pending is not None,
-                                                  resign_offered=referee.state.resign_offer is not None)
+                                                  resign_offered=referee.state.resign_offer is not None,
+                                                  roll_held=referee.state.held_roll is not None)
         except CompanionError as exc:
             self.show_verdict(f"[b red]{exc}[/]")
             return

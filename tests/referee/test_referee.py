@@ -370,3 +370,31 @@ def test_a_throw_while_the_play_cannot_be_judged_waits_for_it_and_counts():
     assert kinds(events) == ["PlayMade", "Rolled"] and events[0].notation == "24/14"
     assert ref.game.turn == 1 and str(ref.game.dice) == "31"
     assert ref.observe(DiceReading((3, 1), roller=1)) == []  # the same dice, still lying there: no new throw
+
+
+def test_a_play_typed_while_a_throw_is_held_takes_the_throw_and_accuses_nobody():
+    """A board that is no whole position (a checker out of view, read surely), the opponent's throw held: the play
+    typed from the question's choices is made, the held throw counts, and the opponent's turn is not ended."""
+    from companion.referee.typed import observations_from_text
+
+    missing = reading_of(moved(START, "24/14")).with_point(5, SlotReading(0, 4))  # a checker of the 6-point unseen
+    ref = referee_at(START, (6, 4))
+    ref.observe(missing)
+    events = ref.observe(DiceReading((3, 1), roller=1))
+    assert kinds(events) == ["NeedsAttention"] and "not a whole position" in events[0].what
+    assert "24/14" in events[0].what and ref.state.held_roll is not None
+    events = []
+    for observation in observations_from_text("24/14", ref.game, roll_held=ref.state.held_roll is not None):
+        events += ref.observe(observation)
+    assert kinds(events) == ["PlayMade", "Rolled"] and ref.game.turn == 1 and ref.game.phase is Phase.PLAY
+    # without the flag the typed play's "dice picked up" would have ended the opponent's turn unplayed
+    assert [type(o).__name__ for o in observations_from_text("24/14", referee_at(START, (6, 4)).game)] == ["BoardReading", "DiceReading"]
+
+
+def test_a_position_set_by_hand_voids_a_held_throw():
+    ref = referee_at(START, (6, 4))
+    ref.observe(reading_of(moved(START, "24/14")).with_point(5, SlotReading(0, 4)))
+    ref.observe(DiceReading((3, 1), roller=1))
+    assert ref.state.held_roll is not None
+    ref.observe(UserCommand(Command.SET_POSITION, player=1, position=moved(START, "24/14").swap()))
+    assert ref.state.held_roll is None
