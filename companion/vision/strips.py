@@ -123,7 +123,8 @@ class StripCutter:
 
     def __post_init__(self) -> None:
         frames = strip_frames(self.geometry) if self.frames is None else self.frames
-        image = strip_pixels(frames, mm_to_image(self.corners, self.geometry)).reshape(len(frames) * STRIP_H, STRIP_W, 2)
+        image = strip_pixels(frames, mm_to_image(self.corners, self.geometry))
+        image = image.reshape(len(frames) * STRIP_H, STRIP_W, 2)
         # a strip pixel spans this many image pixels: shrink the image first so each one averages them
         step = np.linalg.norm(image[1::8] - image[:-1:8], axis=2)  # every 8th row's step tells the span as well
         span = float(np.median(step[step < 50])) if np.any(step < 50) else 1.0
@@ -160,4 +161,5 @@ def network_input(strips: np.ndarray, norm: tuple[np.ndarray, float] | None = No
 
 
 __all__ = ["ACROSS", "ALONG", "BAR_BOTTOM", "BAR_TOP", "BEFORE", "STRIPS", "STRIP_H", "STRIP_W", "StripCutter",
-           "jittered_frames", "mm_to_image", "network_input", "normalisation", "strip_frames", "strip_grid"]
+           "jittered_frames", "mm_to_image", "network_input", "normalisation", "strip_frames", "strip_grid",
+           "strip_pixels"]

@@ -388,7 +388,8 @@ def test_a_play_typed_while_a_throw_is_held_takes_the_throw_and_accuses_nobody()
         events += ref.observe(observation)
     assert kinds(events) == ["PlayMade", "Rolled"] and ref.game.turn == 1 and ref.game.phase is Phase.PLAY
     # without the flag the typed play's "dice picked up" would have ended the opponent's turn unplayed
-    assert [type(o).__name__ for o in observations_from_text("24/14", referee_at(START, (6, 4)).game)] == ["BoardReading", "DiceReading"]
+    typed = observations_from_text("24/14", referee_at(START, (6, 4)).game)
+    assert [type(o).__name__ for o in typed] == ["BoardReading", "DiceReading"]
 
 
 def test_a_position_set_by_hand_voids_a_held_throw():

@@ -178,7 +178,7 @@ def material(name: str, spec: dict, rng: random.Random):
     elif kind == "tiles":  # square or oblong tiles of two near shades in mortar, straight or staggered rows
         bricks = nodes.new("ShaderNodeTexBrick")
         bricks.offset = rng.choice([0.0, 0.5])
-        bricks.inputs["Scale"].default_value = rng.uniform(12, 32)  # tiles 15-40 mm wide, a checker's size
+        bricks.inputs["Scale"].default_value = rng.uniform(12, 32)  # tiles 10-70 mm: near a checker
         bricks.inputs["Brick Width"].default_value = 0.5
         bricks.inputs["Row Height"].default_value = rng.uniform(0.25, 0.5)
         bricks.inputs["Mortar Size"].default_value = rng.uniform(0.01, 0.04)
