@@ -7,7 +7,9 @@ Which set a point's checkers belong to is a question about this board: a red che
 ones and the light set beside black, and glare makes a dark checker pale. The network sees the first checkers of a
 strip (as `checker_crop` cuts them) beside the board's two set colours (as the reader finds them: two-means of the
 checkers' middles, or the profile's), and says whether the checkers belong to the first of the two. Each example
-is shown with the two sets in either order, so it can only learn "which of these two", not "light or dark".
+is shown with the two sets in either order, so it can only learn "which of these two", not "light or dark"; and
+half of them lit unevenly (`uneven_light`), the reference colours unchanged, so that lightness alone does not
+decide.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ def uneven_light(n: int, rng: np.random.Generator) -> np.ndarray:
     checker under a lamp must be told by more than its lightness. (n, 1, COLOUR_ROWS, STRIP_W)."""
     rows = np.linspace(-1, 1, COLOUR_ROWS, dtype=np.float32)[None, None, :, None]
     cols = np.linspace(-1, 1, STRIP_W, dtype=np.float32)[None, None, None, :]
+
     def draw(low, high):
         return rng.uniform(low, high, (n, 1, 1, 1)).astype(np.float32)
     light = draw(-0.6, 0.6) + draw(-0.5, 0.5) * rows + draw(-0.25, 0.25) * cols

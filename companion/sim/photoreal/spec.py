@@ -190,8 +190,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     # by name: a design added later changes no board rendered before it
     if split == "train":
         names = (FIRST_DESIGNS if board < FIRST_WIDER_TRAIN_BOARD else WIDER_DESIGNS if board < FIRST_STONE_TRAIN_BOARD
-                 else STONE_DESIGNS if board < FIRST_ALL_TRAIN_BOARD else ALL_BUT_TILED if board < FIRST_TILED_TRAIN_BOARD
-                 else ("tiled-swirl",))
+                 else STONE_DESIGNS if board < FIRST_ALL_TRAIN_BOARD
+                 else ALL_BUT_TILED if board < FIRST_TILED_TRAIN_BOARD else ("tiled-swirl",))
     else:
         names = FIRST_HELDOUT_DESIGNS if board < FIRST_MOSAIC_HELDOUT_BOARD else ("mosaic-glass",)
     designs = tuple(d for d in designs if d.name in names)
