@@ -61,6 +61,10 @@ from companion.referee.observations import (
 from companion.rules import GameState, MatchState, Phase, Position, Roll
 
 
+UNSURE_BOARD = "the board cannot be read surely enough to judge the play; clear the view or set the position by hand"
+"""What the referee asks when a finished play's reading is too unsure where it matters to call it illegal."""
+
+
 @dataclass(frozen=True, slots=True)
 class PendingIllegal:
     """An illegal play waiting for the opponent: a correction, or acceptance (his roll accepts it too)."""
@@ -405,8 +409,7 @@ class Referee:
             # beside a board without trays, under the cube) or a pattern taken for one, is likelier than a checker
             # truly gone or added; calling that illegal would accuse a player of what the camera missed
             if not s.reading.is_confident(self.threshold):
-                return [self._attention("the board cannot be read surely enough to judge the play; "
-                                        "clear the view or set the position by hand")]
+                return [self._attention(UNSURE_BOARD)]
             diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
             nearest = ", ".join(p.notation for p in diagnosis.nearest)
             return [self._attention(f"the board as read is not a whole position ({'; '.join(diagnosis.reasons)}): "
@@ -418,8 +421,7 @@ class Referee:
             # a whole position, but read unsurely just where it leaves the nearest legal play: a misreading (a
             # checker of one set taken for the other's) is likelier than an illegal play, and calling it illegal
             # would accuse a player of what the camera did
-            return [self._attention("the board cannot be read surely enough to judge the play; "
-                                    "clear the view or set the position by hand")]
+            return [self._attention(UNSURE_BOARD)]
         event = IllegalPlay(game.turn, game.dice, game.position, after, diagnosis.reasons, diagnosis.nearest)
         self._state = replace(s, pending=PendingIllegal(event, game))
         return [event]

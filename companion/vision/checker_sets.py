@@ -26,9 +26,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from companion.rules import CHECKERS
 from companion.vision.reader import one_set_colours
 
-CHECKERS_A_SET = 15
 LOGIT_CAP = 10.0
 """Log-odds beyond this say no more: a network at 1.0 is as often wrong on a mirror-like checker as at 0.9999."""
 DISTANCE_WEIGHT = 0.05
@@ -85,7 +85,7 @@ def totals(stacks: Iterable[Stack]) -> dict[str, int]:
 
 def too_many(stacks: Iterable[Stack]) -> int:
     """How many checkers the reading names past 15 of a set on the board and the bar, both sets together."""
-    return sum(max(0, n - CHECKERS_A_SET) for n in totals(stacks).values())
+    return sum(max(0, n - CHECKERS) for n in totals(stacks).values())
 
 
 def stacks_to_flip(stacks: Sequence[Stack], evidence: Sequence[ColourEvidence | None],
@@ -96,12 +96,12 @@ def stacks_to_flip(stacks: Sequence[Stack], evidence: Sequence[ColourEvidence | 
     fits. `off`: checkers per set seen borne off, where the trays were read: they only take room from the set that
     would receive the flipped stacks (a tray misread never starts a flip)."""
     seen = totals(stacks)
-    over = [c for c in seen if seen[c] > CHECKERS_A_SET]
+    over = [c for c in seen if seen[c] > CHECKERS]
     if len(over) != 1:
         return []
     big = over[0]
-    need = seen[big] - CHECKERS_A_SET
-    room = CHECKERS_A_SET - seen[other(big)] - (off or {}).get(other(big), 0)
+    need = seen[big] - CHECKERS
+    room = CHECKERS - seen[other(big)] - (off or {}).get(other(big), 0)
     doubt = sum(s.count - s.low for s in stacks if s.colour == big and s.count > 0 and s.low is not None)
     if need > room or doubt >= need:
         return []
@@ -169,5 +169,5 @@ def two_sets(samples: Sequence[np.ndarray], lightness_weight: float = 0.5) -> di
     return {"light": a, "dark": b} if a[0] >= b[0] else {"light": b, "dark": a}
 
 
-__all__ = ["CHECKERS_A_SET", "ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "flip", "stacks_to_flip", "too_many",
+__all__ = ["ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "flip", "stacks_to_flip", "too_many",
            "two_sets"]
