@@ -10,6 +10,12 @@ stacks. Flipped stacks keep a lowered confidence: the whole board chose their co
 (and a referee never accuses a player over a slot read unsurely). Nothing is flipped where the counts' own doubt
 explains the surplus, or where the trays show the other set has no room.
 
+The rule says more than "at most": each set has exactly 15 on the points, the bar and the trays together.
+`counts_making_fifteen` reads the whole board at once: the counts and sets of all places that are likeliest
+together, given each strip's distribution over counts, each stack's colour evidence and a prior on checkers borne
+off. A 5 read 6, a tower's hidden sixth checker, a lone checker read empty: each is mended where the strip's own
+second guess makes the set whole.
+
 The two sets' colours themselves come from the stacks' samples; when the usual split (by the lightest and the
 darkest sample) names more than 15 of a set, `two_sets` splits them again, robust to glare spots and to metal
 checkers that mirror a dark room, and the reader keeps whichever split breaks the rule less.
@@ -127,6 +133,58 @@ def flip(read, confidence_scale: float = FLIPPED_CONFIDENCE):
     return replace(read, colour=other(read.colour), confidence=read.confidence * confidence_scale)
 
 
+OFF_NONE = 0.8
+"""The chance that a set has no checker borne off, before the trays are looked at: most positions of a match are
+played before the bear-off. The trays themselves are not asked: on boards not the simulator's they are cut by the
+standard geometry and read wrong too often to count (every tray read as holding checkers on the photoreal
+development frames was wrong)."""
+COUNT_FLOOR = 1e-4
+"""No count is ruled out entirely by one strip's look: a tower's fifth checker may hide five more."""
+COLOUR_CAP = 0.98
+"""How sure a stack's colour may be, for the counts: a few nats, so that a surely seen stack is named the other set
+before it is made to vanish."""
+
+
+def counts_making_fifteen(dists: np.ndarray, light: Sequence[float]) -> list[tuple[str | None, int]]:
+    """The most likely counts and sets of all 26 places (24 points, then the two bar halves) together, such that
+    each set has 15 checkers once its borne-off ones are added: each strip's own distribution over 0..15 (`dists`,
+    26x16) says how likely each count is, `light` how likely its checkers are the light set (0.5: no idea), and
+    the checkers not on the board are borne off, none with chance `OFF_NONE`. A dynamic programme over the places,
+    its state the checkers of each set so far. Returns (colour, count) a place, (None, 0) where empty."""
+    n = CHECKERS
+    log_p = np.log(np.maximum(np.asarray(dists, np.float64)[:, :n + 1], COUNT_FLOOR))
+    # before[c - 1, i]: the row of the state with c checkers fewer than i, or the -inf row past the end
+    before = np.arange(n + 1)[None, :] - np.arange(1, n + 1)[:, None]
+    before[before < 0] = n + 1
+    padded = np.full((n + 2, n + 2), -np.inf)  # the best so far, and a row and a column of -inf past its end
+    best = padded[:n + 1, :n + 1]
+    best[0, 0] = 0.0
+    choices = []
+    for place in range(len(log_p)):
+        chance = min(max(float(light[place]), 1 - COLOUR_CAP), COLOUR_CAP)
+        options = np.concatenate([
+            (best + log_p[place, 0])[None],
+            padded[before, :n + 1] + (log_p[place, 1:] + np.log(chance))[:, None, None],  # c light checkers here
+            padded[:n + 1, before].transpose(1, 0, 2) + (log_p[place, 1:] + np.log(1 - chance))[:, None, None]])
+        choices.append(np.argmax(options, axis=0))  # 0 empty, 1..15 light, 16..30 dark
+        best[...] = options.max(axis=0)
+    off = np.where(np.arange(n + 1) == n, np.log(OFF_NONE), np.log((1 - OFF_NONE) / n))  # by checkers on the board
+    total = best + off[:, None] + off[None, :]  # finite: all places empty is always a choice
+    light_on, dark_on = np.unravel_index(int(np.argmax(total)), total.shape)
+    out: list[tuple[str | None, int]] = []
+    for which in reversed(choices):
+        k = int(which[light_on, dark_on])
+        if k == 0:
+            out.append((None, 0))
+        elif k <= n:
+            out.append(("light", k))
+            light_on -= k
+        else:
+            out.append(("dark", k - n))
+            dark_on -= k - n
+    return out[::-1]
+
+
 ONE_SET_SPREAD = 25.0
 """Samples all within this (weighted Lab) of each other are one set: the other is off the board or not seen."""
 OUTLIER = 30.0
@@ -169,5 +227,5 @@ def two_sets(samples: Sequence[np.ndarray], lightness_weight: float = 0.5) -> di
     return {"light": a, "dark": b} if a[0] >= b[0] else {"light": b, "dark": a}
 
 
-__all__ = ["ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "flip", "stacks_to_flip", "too_many",
-           "two_sets"]
+__all__ = ["ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "counts_making_fifteen", "flip", "stacks_to_flip",
+           "too_many", "two_sets"]

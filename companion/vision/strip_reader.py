@@ -7,7 +7,8 @@ the 24 points: learned from strips cut where no board is, so an empty board is a
 Colours are the two sets found among the first checkers of each occupied point (split by the lightest and darkest,
 or, where that names more than 15 of a set, by `checker_sets.two_sets`), or the sets the profile learnt from the
 starting position; a colour network names each stack's set beside them, and no set may read over 15
-(`checker_sets`).
+(`checker_sets`). Last, the counts and sets of all places are chosen together so that each set makes 15 with its
+borne-off checkers (`checker_sets.counts_making_fifteen`), unless a hand hides some.
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
 covered by something, and the reading is `busy` (the photoreal training strips a hand hides are labelled "not a
@@ -30,7 +31,8 @@ import numpy as np
 
 from companion.rules.layout import STANDARD, BoardGeometry
 from companion.vision.adapt import Head
-from companion.vision.checker_sets import ColourEvidence, Stack, flip, stacks_to_flip, too_many, two_sets
+from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, ColourEvidence, Stack, counts_making_fifteen, flip,
+                                          stacks_to_flip, too_many, two_sets)
 from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, empty_sureness, similarity
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
@@ -179,6 +181,9 @@ class StripReader:
         lap("trays")
         points, bar = _at_most_fifteen(points, bar, trays, samples, centres, p_light)
         busy = covered_points(p)
+        if busy is None:  # a hand hides checkers: the visible ones need not make fifteen
+            points, bar = _fifteen_a_side(points, bar, dists, p_light)
+        lap("fifteen")
         bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[np.clip(c, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0])
                for name, c in centres.items()}
         return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board)  # type: ignore[arg-type]
@@ -287,6 +292,28 @@ def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
     if not flipped:
         return points, bar
     return tuple(flip(read) if s in flipped else read for s, read in enumerate(points)), bar
+
+
+def _fifteen_a_side(points, bar, dists, p_light):
+    """The reading with the counts that together make fifteen a set, the borne-off ones included
+    (`checker_sets.counts_making_fifteen`); a place so changed is less sure: the whole board chose its count."""
+    places = (*points, *bar)
+    best = counts_making_fifteen(dists, [_light_chance(read, p_light.get(s)) for s, read in enumerate(places)])
+    changed = []
+    for read, (colour, count) in zip(places, best):
+        if (read.colour if read.count else None, read.count) == (colour, count):
+            changed.append(read)
+            continue
+        changed.append(replace(read, colour=colour, count=count, low=min(read.low, count),
+                               high=max(read.high, count), confidence=read.confidence * FLIPPED_CONFIDENCE))
+    return tuple(changed[:24]), tuple(changed[24:])
+
+
+def _light_chance(read, p_light: float | None) -> float:
+    """How likely a place's checkers are the light set: the colour network's say, else its read colour's."""
+    if p_light is not None:
+        return p_light
+    return 0.5 if not read.count or read.colour is None else 1.0 if read.colour == "light" else 0.0
 
 
 def _slot(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,

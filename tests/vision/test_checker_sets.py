@@ -10,8 +10,8 @@ from companion.rules import Position
 from companion.sim import STYLES, Effects, Pose
 from companion.sim.render import Renderer, Scene
 from companion.sim.truth import image_corners
-from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, ColourEvidence, Stack, flip, stacks_to_flip, too_many,
-                                           two_sets)
+from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, OFF_NONE, ColourEvidence, Stack, counts_making_fifteen,
+                                           flip, stacks_to_flip, too_many, two_sets)
 from companion.vision.reader import SlotRead, two_colours
 from companion.vision.strip_reader import StripReader
 
@@ -85,6 +85,92 @@ def test_ties_flip_as_few_checkers_as_will_do_and_a_flip_is_less_sure():
     assert flip(read) == SlotRead("dark", 3, 3, 3, 0.9 * FLIPPED_CONFIDENCE)
     with pytest.raises(ValueError):
         flip(SlotRead(None, 0, 0, 0, 1.0))
+
+
+START_PLACES = ([("light", 2)] + [(None, 0)] * 4 + [("dark", 5), (None, 0), ("dark", 3)] + [(None, 0)] * 3
+                + [("light", 5), ("dark", 5)] + [(None, 0)] * 3 + [("light", 3), (None, 0), ("light", 5)]
+                + [(None, 0)] * 4 + [("dark", 2)] + [(None, 0), (None, 0)])  # 24 points, then the bar halves
+
+
+def seen_as(places, sure=0.9):
+    """Count distributions (26x16) each saying its place's count with `sure`."""
+    dists = np.full((len(places), 16), (1 - sure) / 15)
+    for place, (_, count) in enumerate(places):
+        dists[place, count] = sure
+    return dists
+
+
+def colours_of(places):
+    """Each place's chance of being light, as its colour says (0.5 where empty)."""
+    return [{"light": 1.0, "dark": 0.0, None: 0.5}[colour] for colour, _ in places]
+
+
+def test_the_counts_making_fifteen_mend_a_stack_read_one_too_many_or_too_few():
+    assert sum(n for _, n in START_PLACES) == 30
+    dists = seen_as(START_PLACES)
+    dists[11, 5], dists[11, 6] = 0.3, 0.6  # the light 5 read as 6, a 5 not unlikely
+    dists[12, 5], dists[12, 4] = 0.35, 0.55  # the dark 5 read as 4
+    assert counts_making_fifteen(dists, colours_of(START_PLACES)) == START_PLACES
+    # a 6 surely seen is not overruled for a set a checker short: one checker borne off is likelier
+    short = list(START_PLACES)
+    short[0] = ("light", 1)
+    dists = seen_as(short, sure=0.999)
+    assert counts_making_fifteen(dists, colours_of(short)) == short
+
+
+def test_checkers_missing_from_the_board_are_borne_off_unless_a_strip_says_otherwise():
+    places = list(START_PLACES)
+    places[18] = ("light", 1)  # four light checkers borne off, the strips sure of it
+    assert counts_making_fifteen(seen_as(places), colours_of(places)) == places
+    # an empty-looking point that may hold a checker takes the set the board is short of, as the colour network
+    # guessed it
+    missing = list(START_PLACES)
+    missing[0] = (None, 0)
+    dists = seen_as(missing)
+    dists[0, 0], dists[0, 2] = 0.4, 0.5
+    guesses = colours_of(missing)
+    guesses[0] = 0.7
+    assert counts_making_fifteen(dists, guesses) == START_PLACES
+    # surely empty, and the network says dark: two light checkers borne off are likelier
+    dists[0, 0], dists[0, 2] = 0.9, 0.05
+    guesses[0] = 0.1
+    assert counts_making_fifteen(dists, guesses)[0] == (None, 0)
+    guesses[0] = 0.9
+    assert counts_making_fifteen(dists, guesses)[0] == ("light", 2)
+
+
+def test_a_surely_seen_stack_is_named_the_other_set_before_it_is_made_to_vanish():
+    """A dark 5 read light, the colour network unsure: light reads 20. Taking five light checkers off elsewhere
+    would overrule strips sure of their counts; naming the unsure stack dark overrules less."""
+    places = list(START_PLACES)
+    places[12] = ("light", 5)
+    light = colours_of(places)
+    light[12] = 0.7
+    assert counts_making_fifteen(seen_as(places, sure=0.99), light) == START_PLACES
+    assert 0.5 < OFF_NONE < 1
+
+
+def test_the_reader_makes_fifteen_a_side_from_its_strips_distributions():
+    scene = Scene.from_position(Position.start(), 0)
+    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=8.0), Effects(noise=3), np.random.default_rng(3))
+    reader = StripReader(image_corners(label))
+    right = reader.read(image)
+    five = next(s for s, p in enumerate(right.points) if p.count == 5)
+    run = reader._run
+
+    def misreading(strips, norm):
+        # the network makes the 5 a likelier 6 than 5
+        p, offsets, hidden = run(strips, norm)
+        p = p.copy()
+        p[five, :] = 0.0
+        p[five, 6], p[five, 5] = 0.6, 0.4
+        return p, offsets, hidden
+
+    reader._run = misreading
+    mended = reader.read(image)
+    assert [(p.colour, p.count) for p in mended.points] == [(p.colour, p.count) for p in right.points]
+    assert mended.points[five].confidence <= FLIPPED_CONFIDENCE + 1e-9  # the misread was sure of 5 or 6 (mass 1)
+    assert mended.points[five].low <= 5 <= mended.points[five].high
 
 
 def test_two_sets_past_glare_spots_and_mirroring_metal():
