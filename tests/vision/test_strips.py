@@ -95,6 +95,30 @@ def test_strip_reader_reads_the_starting_position():
     assert reading.board > 0.9 and all(h.count == 0 for h in reading.bar)
 
 
+def test_each_strip_is_read_as_cut_and_mirrored_and_the_answers_averaged():
+    """A network that sees a strip as 3 one way and 4 the other way round: the reader's answer is half each, and
+    the offsets, the other way across when mirrored, agree."""
+    scene = Scene.from_position(Position.start(), 0)
+    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=0.0), Effects(), np.random.default_rng(0))
+    reader = StripReader(image_corners(label))
+    strips = reader.cutter.cut(image)
+    asymmetric = strips.copy()
+    asymmetric[:, :, : STRIP_W // 2] = 0  # the left half dark: its mirror is another picture
+
+    class OneSided:
+        def outputs(self, x):
+            left_dark = x[:, :, :, 0].mean(axis=(1, 2)) < x[:, :, :, -1].mean(axis=(1, 2))
+            logits = np.full((len(x), 17), -20.0, np.float32)
+            logits[left_dark, 3] = logits[~left_dark, 4] = 20.0
+            offsets = np.where(left_dark, 0.1, -0.1).astype(np.float32)
+            return logits, offsets, np.zeros((len(x), 96), np.float32)
+
+    reader.network = OneSided()
+    p, offsets = reader.look(image, asymmetric)
+    assert np.allclose(p[:, 3], 0.5) and np.allclose(p[:, 4], 0.5)
+    assert np.allclose(offsets, 0.1)
+
+
 def test_the_board_test_tells_a_board_from_noise():
     image, corners = _render(Position.start())
     noise = np.random.default_rng(0).integers(0, 255, image.shape, dtype=np.uint8)
