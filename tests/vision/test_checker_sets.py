@@ -150,11 +150,16 @@ def test_a_surely_seen_stack_is_named_the_other_set_before_it_is_made_to_vanish(
     assert 0.5 < OFF_NONE < 1
 
 
-def test_the_reader_makes_fifteen_a_side_from_its_strips_distributions():
+def start_read():
+    """A rendered start, a strip reader for it, and its reading as the networks give it (right)."""
     scene = Scene.from_position(Position.start(), 0)
     image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=8.0), Effects(noise=3), np.random.default_rng(3))
     reader = StripReader(image_corners(label))
-    right = reader.read(image)
+    return image, reader, reader.read(image)
+
+
+def test_the_reader_makes_fifteen_a_side_from_its_strips_distributions():
+    image, reader, right = start_read()
     five = next(s for s, p in enumerate(right.points) if p.count == 5)
     run = reader._run
 
@@ -192,10 +197,7 @@ def test_two_sets_past_glare_spots_and_mirroring_metal():
 
 
 def test_the_reader_corrects_a_stack_its_colour_network_misnamed():
-    scene = Scene.from_position(Position.start(), 0)
-    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=8.0), Effects(noise=3), np.random.default_rng(3))
-    reader = StripReader(image_corners(label))
-    right = reader.read(image)
+    image, reader, right = start_read()
     assert too_many(Stack(p.colour, p.count) for p in right.points) == 0
     three = next(s for s, p in enumerate(right.points) if p.count == 3)
     network = reader.colour_network
@@ -218,10 +220,7 @@ def test_the_reader_corrects_a_stack_its_colour_network_misnamed():
 def test_a_sure_misnamed_stack_whose_sample_agrees_with_the_network_is_mended_too():
     """Both the network and the sample's colour say the wrong set (a mirror-like checker reflecting a lamp): the
     stack is flipped only because the board has no room for it otherwise."""
-    scene = Scene.from_position(Position.start(), 0)
-    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=8.0), Effects(noise=3), np.random.default_rng(3))
-    reader = StripReader(image_corners(label))
-    right = reader.read(image)
+    image, reader, right = start_read()
     three = next(s for s, p in enumerate(right.points) if p.count == 3)
     network = reader.colour_network
 
