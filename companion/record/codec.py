@@ -32,8 +32,11 @@ class CodecError(CompanionError):
 
 def observation_to_json(obs: Observation) -> dict[str, Any]:
     if isinstance(obs, BoardReading):
-        return {"type": "board", "time": obs.time, "points": [_slot(s) for s in obs.points],
-                "bar": [_slot(s) for s in obs.bar], "off": None if obs.off is None else [_slot(s) for s in obs.off]}
+        out = {"type": "board", "time": obs.time, "points": [_slot(s) for s in obs.points],
+               "bar": [_slot(s) for s in obs.bar], "off": None if obs.off is None else [_slot(s) for s in obs.off]}
+        if obs.mended:  # written only when set: journals before it read the same
+            out["mended"] = True
+        return out
     if isinstance(obs, DiceReading):
         return {"type": "dice", "time": obs.time, "values": list(obs.values), "valid": obs.valid,
                 "reason": obs.reason, "roller": obs.roller, "sequence": obs.sequence,
@@ -55,7 +58,8 @@ def observation_from_json(data: dict[str, Any]) -> Observation:
             off = data.get("off")
             return BoardReading(tuple(_slot_from(s) for s in data["points"]),
                                 (_slot_from(data["bar"][0]), _slot_from(data["bar"][1])),
-                                None if off is None else (_slot_from(off[0]), _slot_from(off[1])), time)
+                                None if off is None else (_slot_from(off[0]), _slot_from(off[1])), time,
+                                bool(data.get("mended", False)))
         if kind == "dice":
             return DiceReading(tuple(data["values"]), data["valid"], data.get("reason"), data.get("roller"),
                                data.get("sequence"), time, tuple(data.get("halves", ())))

@@ -68,12 +68,14 @@ class BoardReading:
     """Every slot of the board as read: 24 points (player 0's numbering), the bar and the trays per player.
 
     `off` is None when the trays are not visible; the referee then counts borne-off checkers as the rest.
+    `mended`: the reader changed some place so that each set makes fifteen: whole by inference, not as seen.
     """
 
     points: tuple[SlotReading, ...]
     bar: tuple[SlotReading, SlotReading]
     off: tuple[SlotReading, SlotReading] | None = None
     time: float = field(default=0.0, compare=False)
+    mended: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.points) != 24:

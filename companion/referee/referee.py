@@ -10,8 +10,9 @@ How a turn is judged, as over the board: a play is finished when its player pick
 - when the play is finished and still matches nothing legal, it is illegal (`IllegalPlay`, with the reasons
   and the nearest legal plays), and the correction window opens: the opponent may ask for a correction (the
   player plays again from the position before) or accept; once the opponent rolls, the play stands. The camera
-  is not trusted further than it sees: a reading that is no whole position (not 15 checkers a side), or one
-  read unsurely where it leaves the nearest legal play, is asked about (`NeedsAttention`), never called illegal;
+  is not trusted further than it sees: a reading that is no whole position (not 15 checkers a side), one whole
+  only because the reader guessed a checker to make fifteen a side (`mended`), or one read unsurely where it
+  leaves the nearest legal play, is asked about (`NeedsAttention`), never called illegal;
   a throw of the opponent's meanwhile is held until the play is made.
 """
 
@@ -417,6 +418,14 @@ class Referee:
                                     + (f" (nearest legal: {nearest})" if nearest else "")
                                     + " or set the position by hand", diagnosis.nearest)]
         diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
+        if s.reading.mended:
+            # whole only because the reader made each set fifteen: where it changed one place, another may be
+            # misread surely, which before the mending was a reading to ask about, never to accuse on
+            nearest = ", ".join(p.notation for p in diagnosis.nearest)
+            return [self._attention("the board as read leaves the legal plays, but the camera had to guess a "
+                                    "checker to count fifteen a side: check the board, type the play"
+                                    + (f" (nearest legal: {nearest})" if nearest else "")
+                                    + " or set the position by hand", diagnosis.nearest)]
         if not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):
             # a whole position, but read unsurely just where it leaves the nearest legal play: a misreading (a
             # checker of one set taken for the other's) is likelier than an illegal play, and calling it illegal

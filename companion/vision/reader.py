@@ -94,6 +94,9 @@ class ImageReading:
     board: float = 1.0
     """How surely the corners show a backgammon board (the strip network's board test; 1 from a reader
     without one)."""
+    mended: bool = False
+    """Whether the reader changed some place so that each set makes fifteen (`checker_sets`): the referee never
+    accuses on such a reading, which is whole by inference rather than as seen."""
 
     def bar_counts(self) -> dict[str, int]:
         counts = {c: 0 for c in COLOURS}
@@ -116,7 +119,7 @@ class ImageReading:
         return {"points": [{"colour": p.colour, "count": p.count, "confidence": round(p.confidence, 4)}
                            for p in self.points],
                 "bar": self.bar_counts(), "off": self.off_counts(), "dice": [], "cube": None,
-                "busy": self.busy, "board_confidence": round(self.board, 4)}
+                "busy": self.busy, "board_confidence": round(self.board, 4), "mended": self.mended}
 
     def to_board_reading(self, orientation: Orientation) -> BoardReading:
         """In the referee's terms: player 0's points, bar and trays."""
@@ -142,7 +145,7 @@ class ImageReading:
                     player = orientation.tray_owner(top)
                     trays[player] = _side_slot(player, half, orientation)
                 off = (trays[0], trays[1])
-        return BoardReading(tuple(slots), (bar[0], bar[1]), off, self.time)
+        return BoardReading(tuple(slots), (bar[0], bar[1]), off, self.time, self.mended)
 
 
 def _side_slot(player: int, half: HalfRead, orientation: Orientation) -> SlotReading:

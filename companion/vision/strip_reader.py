@@ -107,7 +107,8 @@ class StripReader:
         return p, offsets
 
     def _run(self, strips: np.ndarray, norm: tuple[np.ndarray, float] | None) -> tuple[np.ndarray, ...]:
-        """`look`'s answer, and the last hidden layer it came from."""
+        """`look`'s answer, and the last hidden layer of the strips as cut (what empty looks and an adapted head
+        were learnt from; the head is applied to the mirrored strips too)."""
         x = network_input(strips, norm)
         n = len(x)
         # each strip is read as cut and mirrored (the network learnt both), and the two answers averaged: a
@@ -189,12 +190,16 @@ class StripReader:
         lap("trays")
         points, bar = _at_most_fifteen(points, bar, trays, samples, centres, p_light)
         busy = covered_points(p)
-        if busy is None:  # a hand hides checkers: the visible ones need not make fifteen
-            points, bar = _fifteen_a_side(points, bar, dists, p_light)
+        mended = False
+        if busy is None:  # only on a clear board: where a hand hides checkers, the seen ones need not make fifteen
+            made = _fifteen_a_side(points, bar, dists, p_light)
+            mended = made != (points, bar)
+            points, bar = made
         lap("fifteen")
         bgr = {name: tuple(float(v) for v in cv2.cvtColor(np.uint8([[np.clip(c, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0])
                for name, c in centres.items()}
-        return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board)  # type: ignore[arg-type]
+        return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board,  # type: ignore[arg-type]
+                            mended)
 
     def _colours(self, strips, norm, dists, is_point, samples, centres) -> tuple[tuple, tuple, dict[int, float]]:
         """Points and bar halves read with the two sets' colours `centres`, and the colour network's P(light)."""
@@ -304,24 +309,19 @@ def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
 
 def _fifteen_a_side(points, bar, dists, p_light):
     """The reading with the counts that together make fifteen a set, the borne-off ones included
-    (`checker_sets.counts_making_fifteen`); a place so changed is less sure: the whole board chose its count."""
+    (`checker_sets.counts_making_fifteen`); a place so changed is less sure: the whole board chose its count. The
+    colour chances are the colour network's (every place holding checkers has one), so a stack `_at_most_fifteen`
+    renamed may be renamed back; a bar half may change set too, and the referee then takes it as unsure."""
     places = (*points, *bar)
-    best = counts_making_fifteen(dists, [_light_chance(read, p_light.get(s)) for s, read in enumerate(places)])
-    changed = []
+    best = counts_making_fifteen(dists, [p_light.get(s, 0.5) for s in range(len(places))])
+    out = []
     for read, (colour, count) in zip(places, best):
         if (read.colour if read.count else None, read.count) == (colour, count):
-            changed.append(read)
+            out.append(read)
             continue
-        changed.append(replace(read, colour=colour, count=count, low=min(read.low, count),
-                               high=max(read.high, count), confidence=read.confidence * FLIPPED_CONFIDENCE))
-    return tuple(changed[:24]), tuple(changed[24:])
-
-
-def _light_chance(read, p_light: float | None) -> float:
-    """How likely a place's checkers are the light set: the colour network's say, else its read colour's."""
-    if p_light is not None:
-        return p_light
-    return 0.5 if not read.count or read.colour is None else 1.0 if read.colour == "light" else 0.0
+        out.append(replace(read, colour=colour, count=count, low=min(read.low, count),
+                           high=max(read.high, count), confidence=read.confidence * FLIPPED_CONFIDENCE))
+    return tuple(out[:24]), tuple(out[24:])
 
 
 def _slot(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,

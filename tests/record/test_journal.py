@@ -43,6 +43,22 @@ def test_every_kind_of_observation_survives_the_journal(tmp_path):
     assert contents.header.players == ("A", "B") and contents.header.length == 5 and not contents.torn
 
 
+def test_a_mended_reading_stays_mended_through_the_journal_and_older_lines_read_as_seen(tmp_path):
+    """`mended` does not take part in a reading's equality, so it is checked on its own: a replay must not turn a
+    reading the referee would only ask about into one it may accuse on."""
+    from dataclasses import replace
+
+    from companion.record.codec import observation_from_json, observation_to_json
+
+    mended = replace(BoardReading.from_position(Position.start(), 0), mended=True)
+    journal = Journal.create(tmp_path / "j.jsonl", JournalHeader(("A", "B"), 5))
+    journal.append(mended, [])
+    journal.close()
+    assert read_journal(tmp_path / "j.jsonl").observations[0].mended
+    line = observation_to_json(BoardReading.from_position(Position.start(), 0))
+    assert "mended" not in line and not observation_from_json(line).mended
+
+
 def test_a_journal_replays_to_the_same_match(tmp_path):
     loaded, _ = load_any(GAME)
     recorder = Recorder.create(tmp_path / "m.jsonl", loaded.header)

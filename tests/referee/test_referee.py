@@ -339,6 +339,22 @@ def test_a_whole_position_read_unsurely_where_it_leaves_the_legal_plays_is_not_c
     assert kinds(finish(ref, after)) == ["IllegalPlay"]  # read surely: illegal, as before
 
 
+def test_a_reading_the_camera_mended_to_fifteen_a_side_is_asked_about_never_accused():
+    """The reader made each set fifteen by guessing a checker somewhere: a sure misreading elsewhere, which unmended
+    was "not a whole position", must not now become an accusation."""
+    after = moved(START, "24/15")  # no 6-4 plays this
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(replace(reading_of(after), mended=True)) + ref.observe(DiceReading(()))
+    assert kinds(events) == ["NeedsAttention"] and "had to guess a checker" in events[0].what
+    assert "24/14" in events[0].what  # the nearest legal play, offered
+    ref = referee_at(START, (6, 4))
+    assert kinds(finish(ref, after)) == ["IllegalPlay"]  # the same reading as seen: illegal, as before
+    # a legal play is still identified on a mended reading
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(replace(reading_of(moved(START, "24/14")), mended=True)) + ref.observe(DiceReading(()))
+    assert "PlayMade" in kinds(events) and "IllegalPlay" not in kinds(events)
+
+
 def test_only_the_slots_that_differ_from_the_nearest_legal_play_need_to_be_sure():
     """A reading unsure only where it agrees with the nearest legal play (the mover's own 24-point, seen right but
     unsurely; or an empty bar whose range reaches one) is still judged: the play is illegal. Whose side each slot

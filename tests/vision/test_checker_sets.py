@@ -12,6 +12,7 @@ from companion.sim.render import Renderer, Scene
 from companion.sim.truth import image_corners
 from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, OFF_NONE, ColourEvidence, Stack, counts_making_fifteen,
                                            flip, stacks_to_flip, too_many, two_sets)
+from companion.vision.orientation import Orientation
 from companion.vision.reader import SlotRead, two_colours
 from companion.vision.strip_reader import StripReader
 
@@ -111,7 +112,7 @@ def test_the_counts_making_fifteen_mend_a_stack_read_one_too_many_or_too_few():
     dists[11, 5], dists[11, 6] = 0.3, 0.6  # the light 5 read as 6, a 5 not unlikely
     dists[12, 5], dists[12, 4] = 0.35, 0.55  # the dark 5 read as 4
     assert counts_making_fifteen(dists, colours_of(START_PLACES)) == START_PLACES
-    # a 6 surely seen is not overruled for a set a checker short: one checker borne off is likelier
+    # a point surely seen holding one is not made two for a set a checker short: one borne off is likelier
     short = list(START_PLACES)
     short[0] = ("light", 1)
     dists = seen_as(short, sure=0.999)
@@ -147,6 +148,14 @@ def test_a_surely_seen_stack_is_named_the_other_set_before_it_is_made_to_vanish(
     light = colours_of(places)
     light[12] = 0.7
     assert counts_making_fifteen(seen_as(places, sure=0.99), light) == START_PLACES
+
+
+def test_nan_says_nothing_and_wins_nothing():
+    dists = seen_as(START_PLACES)
+    light = colours_of(START_PLACES)
+    dists[3] = np.nan
+    light[5] = float("nan")
+    assert counts_making_fifteen(dists, light) == START_PLACES
     assert 0.5 < OFF_NONE < 1
 
 
@@ -176,6 +185,8 @@ def test_the_reader_makes_fifteen_a_side_from_its_strips_distributions():
     assert [(p.colour, p.count) for p in mended.points] == [(p.colour, p.count) for p in right.points]
     assert mended.points[five].confidence <= FLIPPED_CONFIDENCE + 1e-9  # the misread was sure of 5 or 6 (mass 1)
     assert mended.points[five].low <= 5 <= mended.points[five].high
+    assert mended.mended and not right.mended  # the referee is told: it asks rather than accuses on this reading
+    assert mended.to_board_reading(Orientation()).mended
 
 
 def test_two_sets_past_glare_spots_and_mirroring_metal():

@@ -115,6 +115,7 @@ def test_read_json_says_where_the_board_is_and_how_it_is_measured(tmp_path, caps
     assert np.allclose(data["corners"], [[float(v) for v in c.split(",")] for c in corners], atol=0.1)
     assert 0.03 < data["geometry"]["bar_width"] / data["geometry"]["play_width"] < 0.12
     assert data["board_confidence"] > 0.9
+    assert data["mended"] is False  # a clean start needs no count inferred
 
 
 def test_calibrate_on_a_position_given_or_on_labels(tmp_path, capsys):
