@@ -21,8 +21,9 @@ darkest sample) names more than 15 of a set, `two_sets` splits them again, robus
 checkers that mirror a dark room, and the reader keeps whichever split breaks the rule less.
 
 The renaming, measured with `benchmarks/photoreal_bench.py`, uncalibrated, corners given, session 23's networks
-(session 24, with the busy test's change): development boards 10-14 95.77 -> 96.64 % of points, stone and wood boards 94.66 ->
-95.14 %; earlier held-out draws, now development: boards 20-25 91.60 -> 92.32 %, mosaic-glass 89.68 -> 92.87 %.
+(session 24, with the busy test's change): development boards 10-14 95.77 -> 96.64 % of points, stone and wood
+boards 94.66 -> 95.14 %; earlier held-out draws, now development: boards 20-25 91.60 -> 92.32 %, mosaic-glass
+89.68 -> 92.87 %.
 The whole board at once (session 26): twelve development sets 93.84 -> 94.60 %, frames fully right 183 -> 231 of
 426; on the 96 frames with checkers borne off only 91.58 -> 91.76 %, 26 -> 24 fully right: the prior that none
 are borne off pulls a bear-off's counts up where a strip half-allows one more.
