@@ -28,8 +28,10 @@ play it shows, and what the referee would do with it when the turn ends:
 - *asks*: several plays, the true one among them (the referee asks which);
 - *asks, true play missing*: several plays, none of them the true one (it asks, but offers only wrong ones);
 - *waits*: nothing moved as far as the sure points tell, a reading too unsure to judge ("cannot be read surely
-  enough"), or one that is no whole position (not 15 checkers a side): the referee asks;
-- *accuses*: no legal play fits and the reading is a whole position: the referee would call the play illegal;
+  enough"), one that is no whole position (not 15 checkers a side), or one the reader mended to fifteen a side:
+  the referee asks;
+- *accuses*: no legal play fits and the reading is a whole position as seen: the referee would call the play
+  illegal;
 - **wrong**: a wrong play alone, taken as made: what a referee must never do.
 """
 

@@ -59,7 +59,7 @@ from companion.referee.observations import (
     Observation,
     UserCommand,
 )
-from companion.rules import GameState, MatchState, Phase, Position, Roll
+from companion.rules import GameState, MatchState, Phase, Play, Position, Roll
 
 
 UNSURE_BOARD = "the board cannot be read surely enough to judge the play; clear the view or set the position by hand"
@@ -412,20 +412,14 @@ class Referee:
             if not s.reading.is_confident(self.threshold):
                 return [self._attention(UNSURE_BOARD)]
             diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
-            nearest = ", ".join(p.notation for p in diagnosis.nearest)
-            return [self._attention(f"the board as read is not a whole position ({'; '.join(diagnosis.reasons)}): "
-                                    "a checker may be out of view; clear the view, type the play"
-                                    + (f" (nearest legal: {nearest})" if nearest else "")
-                                    + " or set the position by hand", diagnosis.nearest)]
+            return [self._ask_offering(f"the board as read is not a whole position ({'; '.join(diagnosis.reasons)})"
+                                       ": a checker may be out of view; clear the view", diagnosis.nearest)]
         diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
         if s.reading.mended:
             # whole only because the reader made each set fifteen: where it changed one place, another may be
             # misread surely, which before the mending was a reading to ask about, never to accuse on
-            nearest = ", ".join(p.notation for p in diagnosis.nearest)
-            return [self._attention("the board as read leaves the legal plays, but the camera had to guess a "
-                                    "checker to count fifteen a side: check the board, type the play"
-                                    + (f" (nearest legal: {nearest})" if nearest else "")
-                                    + " or set the position by hand", diagnosis.nearest)]
+            return [self._ask_offering("the board as read leaves the legal plays, but the camera had to guess a "
+                                       "checker to count fifteen a side: check the board", diagnosis.nearest)]
         if not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):
             # a whole position, but read unsurely just where it leaves the nearest legal play: a misreading (a
             # checker of one set taken for the other's) is likelier than an illegal play, and calling it illegal
@@ -668,6 +662,12 @@ class Referee:
     def _attention(self, what: str, candidates=()) -> NeedsAttention:
         self._state = replace(self._state, attention=what)
         return NeedsAttention(what, tuple(candidates))
+
+    def _ask_offering(self, what: str, nearest: tuple[Play, ...]) -> NeedsAttention:
+        """A question about a finished play that cannot be judged, offering the nearest legal plays to type."""
+        names = ", ".join(p.notation for p in nearest)
+        return self._attention(f"{what}, type the play" + (f" (nearest legal: {names})" if names else "")
+                               + " or set the position by hand", nearest)
 
     def _attention_once(self, what: str, candidates=()) -> list[Event]:
         if self._state.attention == what:
