@@ -60,6 +60,11 @@ HAND_SURE = 0.95
 NEIGHBOURS_LEAST = 0.35
 """Two neighbouring points each over this likely "not a point" are a hand's (a hand spans points; facing points
 across the board are no neighbours: counting them added false alarms on patterned boards and caught no hand more)."""
+DOUBTFUL = 0.9
+"""A strip whose likeliest answer has less than this is read again from two more cuts (`NUDGE`)."""
+NUDGE = 1.5
+"""Pixels by which the extra cuts' corners lie in from and out from the given ones, along the diagonals: on some
+boards the reading turned on 2 px of the corners."""
 COVERED_MOST = 12
 """More points than this unlike points: the corners are wrong or it is no board (the board confidence says so),
 not a hand."""
@@ -87,6 +92,7 @@ class StripReader:
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
         self.plane = Plane.from_corners(corners)
         self.cutter = StripCutter(corners, geometry)
+        self._nudged: tuple[StripCutter, ...] = ()
         self.network = _network(str(models / "strips.onnx"))
         self.colour_network = _network(str(models / "strip_colours.onnx"))
         self.trays_model = _tray_model(str(models / "trays.npz"))
@@ -124,6 +130,22 @@ class StripReader:
         return ((p[:n] + p[n:]) / 2, (offsets[:n] - offsets[n:]).astype(np.float64) / 2,
                 hidden[:n].astype(np.float64))
 
+    def _read_doubtful_again(self, image: np.ndarray, p: np.ndarray, norm: tuple[np.ndarray, float]) -> None:
+        """Averages into `p` the answers for the doubtful strips cut from corners `NUDGE` px in and out: the
+        answer that holds as the corners move a little. Only the doubtful strips, so a clear board costs nothing."""
+        doubtful = np.nonzero(p.max(axis=1) < DOUBTFUL)[0]
+        if not len(doubtful):
+            return
+        if not self._nudged:  # once per reader: the calibrated path builds them once a session
+            corners = np.asarray(self.corners, np.float64)
+            out = corners - corners.mean(axis=0)
+            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+            self._nudged = tuple(StripCutter(tuple(map(tuple, corners + k * NUDGE * out)), self.geometry)
+                                 for k in (-1, 1))
+        for cutter in self._nudged:
+            p[doubtful] += self._run(cutter.cut(image, doubtful), norm)[0]
+        p[doubtful] /= 1 + len(self._nudged)
+
     def empty_likeness(self, hidden: np.ndarray) -> np.ndarray:
         """For each point (24, image order), the cosine between its hidden layer and the nearest of its empty
         looks' (0 for a point with none): at or over `EMPTY_LIKE`, it looks as it did empty."""
@@ -155,6 +177,7 @@ class StripReader:
         strips = self.cutter.cut(image)
         norm = normalisation(strips)
         p, _, hidden = self._run(strips, norm)
+        self._read_doubtful_again(image, p, norm)
         likeness = self.empty_likeness(hidden)
         # still as it looked empty: a point, and empty, whatever its grain made the network think (a point the
         # network reads empty anyway keeps its own answer and confidence)

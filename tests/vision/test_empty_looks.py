@@ -122,8 +122,9 @@ def test_calibration_forgives_an_empty_point_read_covered_and_learns_its_look(mo
 
     def covered_23(self, strips, norm):
         p, offsets, hidden = run(self, strips, norm)
-        p = p.copy()
-        p[slot] = np.eye(p.shape[1])[1]
+        if len(strips) == 26:  # the board's strips, not a second look at a few
+            p = p.copy()
+            p[slot] = np.eye(p.shape[1])[1]
         return p, offsets, hidden
 
     monkeypatch.setattr(StripReader, "_run", covered_23)

@@ -119,6 +119,35 @@ def test_each_strip_is_read_as_cut_and_mirrored_and_the_answers_averaged():
     assert np.allclose(offsets, 0.1)
 
 
+def test_only_the_doubtful_strips_are_read_again_from_nudged_corners_and_averaged():
+    """A strip the network doubts (a 5 at 0.6) is cut again with the corners a little in and a little out, and the
+    three answers averaged; strips it is sure of are not cut again. A few strips cut alone match the same strips
+    cut with all 26."""
+    from companion.vision.strips import normalisation
+
+    image, corners = _render(Position.start())
+    reader = StripReader(corners)
+    strips = reader.cutter.cut(image)
+    assert np.array_equal(reader.cutter.cut(image, np.array([3, 17])), strips[[3, 17]])
+    run, looked_again = reader._run, []
+
+    def sure_of_five(strips, norm):
+        looked_again.append(len(strips))
+        p, offsets, hidden = run(strips, norm)
+        return np.tile(np.eye(p.shape[1])[5], (len(p), 1)), offsets, hidden
+
+    norm = normalisation(strips)
+    p = run(strips, norm)[0]
+    p[0] = 0.0
+    p[0, 5], p[0, 4] = 0.6, 0.4
+    before = p.copy()
+    reader._run = sure_of_five
+    reader._read_doubtful_again(image, p, norm)
+    assert looked_again == [1, 1]
+    assert np.isclose(p[0, 5], (0.6 + 1 + 1) / 3) and np.isclose(p[0, 4], 0.4 / 3)
+    assert np.array_equal(p[1:], before[1:])
+
+
 def test_the_board_test_tells_a_board_from_noise():
     image, corners = _render(Position.start())
     noise = np.random.default_rng(0).integers(0, 255, image.shape, dtype=np.uint8)
