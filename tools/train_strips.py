@@ -127,6 +127,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strips.onnx")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--tall", type=int, default=1,
+                        help="show strips of 6 checkers and more this many times an epoch (they are rare in games)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
@@ -134,6 +136,8 @@ def main() -> int:
     x, y, offsets, mean, std, group = load(args.data)
     held = np.isin(group, np.unique(group)[::10])  # every tenth group for validation
     train_rows, val_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
+    tall = train_rows[(y[train_rows] >= 6) & (y[train_rows] < CLASSES - 1)]
+    train_rows = np.concatenate([train_rows] + [tall] * (args.tall - 1))
     model = StripNet()
     frozen = args.init is not None and start_from(model, args.init, (8, 3, STRIP_H, STRIP_W))
     steps = args.epochs * (len(train_rows) // args.batch)

@@ -95,6 +95,12 @@ FIRST_ALL_TRAIN_BOARD = 200
 FIRST_TILED_TRAIN_BOARD = 248
 """Training boards from this one are the tiled design alone (boards 200-247 keep the eight before it)."""
 ALL_BUT_TILED = WIDER_DESIGNS + STONE_DESIGNS
+FIRST_TALL_TRAIN_BOARD = 296
+"""Training boards from this one are drawn from all nine training designs, and most of their frames show tall
+stacks (`TALL_SHARE`): stacks of six and more were 1.5 % of the training strips and most of the development
+boards' miscounts (boards 248-295 keep the tiled design and the usual share)."""
+TALL_SHARE = 0.6
+"""The share of a tall-stack board's frames (after the first) whose position is `_tall_stacks`' (0.2 elsewhere)."""
 HELDOUT_DESIGNS = (
     Design("marble-brass", ("marble",), ("marble", "lacquer"), ("metal",), ("rimmed",), ("marble", "metal"),
            (0.05, 0.10), (0.35, 0.45), (0.80, 0.98)),
@@ -191,7 +197,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     if split == "train":
         names = (FIRST_DESIGNS if board < FIRST_WIDER_TRAIN_BOARD else WIDER_DESIGNS if board < FIRST_STONE_TRAIN_BOARD
                  else STONE_DESIGNS if board < FIRST_ALL_TRAIN_BOARD
-                 else ALL_BUT_TILED if board < FIRST_TILED_TRAIN_BOARD else ("tiled-swirl",))
+                 else ALL_BUT_TILED if board < FIRST_TILED_TRAIN_BOARD
+                 else ("tiled-swirl",) if board < FIRST_TALL_TRAIN_BOARD else ALL_BUT_TILED + ("tiled-swirl",))
     else:
         names = FIRST_HELDOUT_DESIGNS if board < FIRST_MOSAIC_HELDOUT_BOARD else ("mosaic-glass",)
     designs = tuple(d for d in designs if d.name in names)
@@ -291,17 +298,19 @@ def _tall_stacks(rng: np.random.Generator) -> tuple[Position, int]:
 def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
     """Frame `frame` of a board: the position, how it is stacked, the camera, lights, props and effects.
     Frame 0 is the starting position, taken as a user takes a calibration photo (no hand, modest tilt)."""
-    split_base = SEED_BASE[board["split"]] + int(board["board_id"].rsplit("-", 1)[1])
-    rng = np.random.default_rng([split_base, 2, frame])
+    number = int(board["board_id"].rsplit("-", 1)[1])
+    rng = np.random.default_rng([SEED_BASE[board["split"]] + number, 2, frame])
     if frame == 0:
         position, mover = Position.start(), 0
     else:
         source = rng.random()
+        # games' positions, random ones, tall stacks: 0.5, 0.3, 0.2 (tall-stack boards: shrunk to make room)
+        tall = TALL_SHARE if board["split"] == "train" and number >= FIRST_TALL_TRAIN_BOARD else 0.2
         positions = match_positions()
-        if source < 0.5 and positions:
+        if source < 0.5 * (1 - tall) / 0.8 and positions:
             pid, mover = positions[int(rng.integers(len(positions)))]
             position = Position.from_position_id(pid)
-        elif source < 0.8:
+        elif source < 1 - tall:
             position, mover = random_position(rng)
         else:
             position, mover = _tall_stacks(rng)
