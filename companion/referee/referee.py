@@ -59,7 +59,7 @@ from companion.referee.observations import (
     Observation,
     UserCommand,
 )
-from companion.rules import GameState, MatchState, Phase, Play, Position, Roll
+from companion.rules import OFF, GameState, MatchState, Phase, Play, Position, Roll
 
 
 UNSURE_BOARD = "the board cannot be read surely enough to judge the play; clear the view or set the position by hand"
@@ -415,6 +415,11 @@ class Referee:
             return [self._ask_offering(f"the board as read is not a whole position ({'; '.join(diagnosis.reasons)})"
                                        ": a checker may be out of view; clear the view", diagnosis.nearest)]
         diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
+        if s.reading.off is None and _borne_off_unseen(game.position, (mine, theirs), plays):
+            # trays unseen, the reading counts as borne off every checker it does not see: where no legal play
+            # bears them off, they are under a hand or beside the board, not off
+            return [self._ask_offering("the board as read is missing checkers no legal play bears off: a checker "
+                                       "may be out of view; clear the view", diagnosis.nearest)]
         if s.reading.mended:
             # whole only because the reader made each set fifteen: where it changed one place, another may be
             # misread surely, which before the mending was a reading to ask about, never to accuse on
@@ -673,6 +678,14 @@ class Referee:
         if self._state.attention == what:
             return []
         return [self._attention(what, candidates)]
+
+
+def _borne_off_unseen(before: Position, after: tuple[list[int], list[int]], plays: list[Play]) -> bool:
+    """Whether `after` (the mover's and the opponent's slots, as read) has more checkers off than the mover could
+    have borne off with a legal play, or the opponent's off count changed (he did not move)."""
+    mine, theirs = after
+    most = max((play.result_key[OFF] for play in plays), default=before.player[OFF])
+    return mine[OFF] > most or theirs[OFF] != before.opponent[OFF]
 
 
 def _sides_from(reading: BoardReading, mover: int) -> tuple[list[int], list[int]]:

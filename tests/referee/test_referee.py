@@ -355,6 +355,25 @@ def test_a_reading_the_camera_mended_to_fifteen_a_side_is_asked_about_never_accu
     assert "PlayMade" in kinds(events) and "IllegalPlay" not in kinds(events)
 
 
+def test_checkers_unseen_with_the_trays_unseen_are_asked_about_unless_a_legal_play_bears_them_off():
+    """Trays unseen, a reading counts every checker it does not see as borne off. A checker under a hand (the
+    6-point read as 4, surely) is then no bear-off a 6-4 from the start allows: asked about, never accused; nor
+    is an opponent's checker gone missing. A bear-off read so is a play."""
+    missing = BoardReading.from_position(moved(START, "24/14"), 0, trays=False).with_point(5, SlotReading(0, 4))
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(missing) + ref.observe(DiceReading(()))
+    assert kinds(events) == ["NeedsAttention"] and "out of view" in events[0].what and "24/14" in events[0].what
+    theirs_missing = BoardReading.from_position(moved(START, "24/14"), 0, trays=False).with_point(
+        18, SlotReading(1, 4))  # the opponent's 6-point, a checker under a hand
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(theirs_missing) + ref.observe(DiceReading(()))
+    assert kinds(events) == ["NeedsAttention"] and "out of view" in events[0].what
+    home = Position.from_points({1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2}, {1: 5, 2: 5, 3: 5})
+    ref = referee_at(home, (6, 5))
+    events = ref.observe(BoardReading.from_position(moved(home, "6/off 5/off"), 0, trays=False))
+    assert kinds(events) == ["PlayMade"] and events[0].notation == "6/off 5/off"
+
+
 def test_only_the_slots_that_differ_from_the_nearest_legal_play_need_to_be_sure():
     """A reading unsure only where it agrees with the nearest legal play (the mover's own 24-point, seen right but
     unsurely; or an empty bar whose range reaches one) is still judged: the play is illegal. Whose side each slot
