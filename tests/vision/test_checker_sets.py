@@ -180,6 +180,7 @@ def test_the_reader_makes_fifteen_a_side_from_its_strips_distributions():
         return p, offsets, hidden
 
     reader._run = misreading
+    reader._read_doubtful_again = lambda image, p, norm: None  # a second look would see the 5: the rule is tested
     mended = reader.read(image)
     assert [(p.colour, p.count) for p in mended.points] == [(p.colour, p.count) for p in right.points]
     assert mended.points[five].confidence <= FLIPPED_CONFIDENCE + 1e-9  # the misread was sure of 5 or 6 (mass 1)
