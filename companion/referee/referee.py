@@ -59,7 +59,7 @@ from companion.referee.observations import (
     Observation,
     UserCommand,
 )
-from companion.rules import OFF, GameState, MatchState, Phase, Play, Position, Roll
+from companion.rules import BAR, OFF, GameState, MatchState, Phase, Play, Position, Roll
 
 
 UNSURE_BOARD = "the board cannot be read surely enough to judge the play; clear the view or set the position by hand"
@@ -420,6 +420,12 @@ class Referee:
             # bears them off, they are under a hand or beside the board, not off
             return [self._ask_offering("the board as read is missing checkers no legal play bears off: a checker "
                                        "may be out of view; clear the view", diagnosis.nearest)]
+        if _opponent_moved(game.position, theirs):
+            # the opponent did not move: his checkers read elsewhere than before, other than hit, are misread (a
+            # stack of one set surely taken for the other's, on checkers no training set had), likelier than a
+            # player moving the other's checkers
+            return [self._ask_offering("the board as read has the opponent's checkers moved, other than hit: a "
+                                       "misreading is likelier; check the board", diagnosis.nearest)]
         if s.reading.mended:
             # whole only because the reader made each set fifteen: where it changed one place, another may be
             # misread surely, which before the mending was a reading to ask about, never to accuse on
@@ -686,6 +692,15 @@ def _borne_off_unseen(before: Position, after: tuple[list[int], list[int]], play
     mine, theirs = after
     most = max((play.result_key[OFF] for play in plays), default=before.player[OFF])
     return mine[OFF] > most or theirs[OFF] != before.opponent[OFF]
+
+
+def _opponent_moved(before: Position, theirs: list[int]) -> bool:
+    """Whether the opponent's slots as read differ from before other than by his checkers hit: a point of his
+    gaining checkers, his bar other than before plus the hit ones, or his tray changed."""
+    points = list(zip(theirs[1:BAR], before.opponent[1:BAR]))
+    hit = sum(max(0, was - now) for now, was in points)
+    return (any(now > was for now, was in points) or theirs[BAR] != before.opponent[BAR] + hit
+            or theirs[OFF] != before.opponent[OFF])
 
 
 def _sides_from(reading: BoardReading, mover: int) -> tuple[list[int], list[int]]:

@@ -374,6 +374,21 @@ def test_checkers_unseen_with_the_trays_unseen_are_asked_about_unless_a_legal_pl
     assert kinds(events) == ["PlayMade"] and events[0].notation == "6/off 5/off"
 
 
+def test_a_reading_that_moves_the_opponents_checkers_is_asked_about_but_an_illegal_hit_is_accused():
+    """The opponent does not move in the mover's turn: a whole reading, read surely, in which his checkers stand
+    elsewhere than before other than hit (a stack of each set surely taken for the other's: the held-out draw's
+    one accusation) is a misreading to ask about. A checker he lost to an illegal hit, sent to the bar, is not."""
+    swapped = BoardReading.from_position(moved(START, "24/14"), 0, trays=False)
+    swapped = swapped.with_point(7, SlotReading(1, 3)).with_point(16, SlotReading(0, 3))  # both 8-points, swapped
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(swapped) + ref.observe(DiceReading(()))
+    assert kinds(events) == ["NeedsAttention"] and "opponent's checkers moved" in events[0].what
+    blot = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 4, 7: 1, 8: 3, 13: 5, 24: 2})
+    ref = referee_at(blot, (5, 2))
+    events = ref.observe(reading_of(moved(blot, "24/18*"))) + ref.observe(DiceReading(()))  # a 6, rolled 5-2
+    assert kinds(events) == ["IllegalPlay"]
+
+
 def test_only_the_slots_that_differ_from_the_nearest_legal_play_need_to_be_sure():
     """A reading unsure only where it agrees with the nearest legal play (the mover's own 24-point, seen right but
     unsurely; or an empty bar whose range reaches one) is still judged: the play is illegal. Whose side each slot
