@@ -136,12 +136,9 @@ class StripCutter:
         image = (image + 0.5) * scale - 0.5
         self._maps = (image[..., 0].astype(np.float32), image[..., 1].astype(np.float32), shrink, len(frames))
 
-    def cut(self, image: np.ndarray, which: np.ndarray | None = None) -> np.ndarray:
-        """The strips of `image`, or only those numbered in `which`: (n, STRIP_H, STRIP_W, 3) uint8."""
+    def cut(self, image: np.ndarray) -> np.ndarray:
+        """The strips of `image`: (n, STRIP_H, STRIP_W, 3) uint8."""
         map_x, map_y, shrink, n = self._maps
-        if which is not None:
-            map_x, map_y = (m.reshape(n, STRIP_H, STRIP_W)[which].reshape(-1, STRIP_W) for m in (map_x, map_y))
-            n = len(which)
         src = image
         for _ in range(shrink):
             src = cv2.pyrDown(src)
