@@ -130,6 +130,8 @@ def main() -> int:
     parser.add_argument("--tall", type=int, default=1,
                         help="show strips of 6 checkers and more this many times an epoch (they are rare in games)")
     args = parser.parse_args()
+    if args.tall < 1:
+        parser.error("--tall is how many times an epoch shows a tall strip: 1 or more")
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)

@@ -415,9 +415,9 @@ class Referee:
             return [self._ask_offering(f"the board as read is not a whole position ({'; '.join(diagnosis.reasons)})"
                                        ": a checker may be out of view; clear the view", diagnosis.nearest)]
         diagnosis = diagnose(game.position, game.dice, (mine, theirs), plays)
-        if s.reading.off is None and _borne_off_unseen(game.position, (mine, theirs), plays):
+        if s.reading.off is None and _borne_off_unseen(game.position, (mine, theirs), game.dice, plays):
             # trays unseen, the reading counts as borne off every checker it does not see: where no legal play
-            # bears them off, they are under a hand or beside the board, not off
+            # bears them off and the roll's pips do not reach them, they are under a hand or beside the board
             return [self._ask_offering("the board as read is missing checkers no legal play bears off: a checker "
                                        "may be out of view; clear the view", diagnosis.nearest)]
         if _opponent_moved(game.position, theirs):
@@ -686,12 +686,18 @@ class Referee:
         return [self._attention(what, candidates)]
 
 
-def _borne_off_unseen(before: Position, after: tuple[list[int], list[int]], plays: list[Play]) -> bool:
-    """Whether `after` (the mover's and the opponent's slots, as read) has more checkers off than the mover could
-    have borne off with a legal play, or the opponent's off count changed (he did not move)."""
+def _borne_off_unseen(before: Position, after: tuple[list[int], list[int]], roll: Roll, plays: list[Play]) -> bool:
+    """Whether `after` (the mover's and the opponent's slots, as read, trays unseen) counts as borne off checkers
+    likelier out of view: the opponent's off count changed (he did not move), or the mover has more off than a
+    legal play bears off and his checkers moved more pips than `roll` has (gone from points the dice did not
+    reach). A bear-off within the roll's pips that the rules forbid (a checker still outside home) is a play to
+    judge, not a checker out of view."""
     mine, theirs = after
+    if theirs[OFF] != before.opponent[OFF]:
+        return True
     most = max((play.result_key[OFF] for play in plays), default=before.player[OFF])
-    return mine[OFF] > most or theirs[OFF] != before.opponent[OFF]
+    moved = sum(p * before.player[p] for p in range(1, BAR + 1)) - sum(p * mine[p] for p in range(1, BAR + 1))
+    return mine[OFF] > most and moved > roll.pips()
 
 
 def _opponent_moved(before: Position, theirs: list[int]) -> bool:

@@ -357,8 +357,9 @@ def test_a_reading_the_camera_mended_to_fifteen_a_side_is_asked_about_never_accu
 
 def test_checkers_unseen_with_the_trays_unseen_are_asked_about_unless_a_legal_play_bears_them_off():
     """Trays unseen, a reading counts every checker it does not see as borne off. A checker under a hand (the
-    6-point read as 4, surely) is then no bear-off a 6-4 from the start allows: asked about, never accused; nor
-    is an opponent's checker gone missing. A bear-off read so is a play."""
+    6-point read as 4, surely) is then no bear-off a 6-4 from the start allows, and past the roll's pips: asked
+    about, never accused; nor is an opponent's checker gone missing. A bear-off read so is a play, and an illegal
+    one within the roll's pips (a checker still outside home) is still called."""
     missing = BoardReading.from_position(moved(START, "24/14"), 0, trays=False).with_point(5, SlotReading(0, 4))
     ref = referee_at(START, (6, 4))
     events = ref.observe(missing) + ref.observe(DiceReading(()))
@@ -372,6 +373,12 @@ def test_checkers_unseen_with_the_trays_unseen_are_asked_about_unless_a_legal_pl
     ref = referee_at(home, (6, 5))
     events = ref.observe(BoardReading.from_position(moved(home, "6/off 5/off"), 0, trays=False))
     assert kinds(events) == ["PlayMade"] and events[0].notation == "6/off 5/off"
+    # bearing off with a checker still outside home, within the roll's pips: an illegal play, trays seen or not
+    not_home = Position.from_points({8: 1, 1: 2, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2}, {1: 5, 2: 5, 3: 5})
+    for trays in (True, False):
+        ref = referee_at(not_home, (5, 3))
+        after = BoardReading.from_position(moved(not_home, "5/off 3/off"), 0, trays=trays)
+        assert kinds(ref.observe(after) + ref.observe(DiceReading(()))) == ["IllegalPlay"], trays
 
 
 def test_a_reading_that_moves_the_opponents_checkers_is_asked_about_but_an_illegal_hit_is_accused():
