@@ -211,9 +211,9 @@ class StripReader:
         _, centres, points, bar, p_light = best
         lap("colours")
         # the tray model learnt the simulator's board: on a board measured otherwise its trays are cut by a guess
-        # (every tray it read as holding checkers on the photoreal development boards was wrong, and a sure wrong
-        # tray kept the referee from 6 plays it could tell from the points), so they are left unread: the reading
-        # then counts as borne off what it does not see, and the referee asks where no play bears that off
+        # (every tray it read as holding checkers on the photoreal development boards was wrong, and sure wrong
+        # trays kept the referee from 5 of 99 plays the points told), so they are left unread: the reading then
+        # counts as borne off what it does not see, and the referee asks where no play could bear that off
         trays = self._read_trays(image, centres) if self.geometry == STANDARD else None
         lap("trays")
         points, bar = _at_most_fifteen(points, bar, trays, samples, centres, p_light)
