@@ -92,6 +92,29 @@ def _plural(n: int, what: str) -> str:
     return what if n == 1 else what.replace("a checker", f"{n} checkers")
 
 
+def opponent_changes(before: Position, theirs: list[int]) -> list[str]:
+    """How the opponent's slots as read (his own numbering) differ from `before` other than by his checkers hit:
+    he does not move in the mover's turn. Empty when they do not."""
+    reasons = []
+    was = before.opponent
+    for point in range(1, 25):
+        if theirs[point] > was[point]:
+            reasons.append(f"a checker of the opponent was moved (onto his {point}-point)")
+            break
+    if theirs[OFF] != was[OFF]:
+        reasons.append("the opponent's borne-off checkers changed")
+    hit = sum(was[1:25]) - sum(theirs[1:25])
+    if hit > 0 and theirs[BAR] - was[BAR] < hit:
+        reasons.append("a hit checker was not put on the bar")
+    return reasons
+
+
+def pips_moved(before: Position, mine: list[int]) -> int:
+    """How many pips the mover's checkers travelled from `before` to `mine` (as read; borne off counts as home)."""
+    was = before.player
+    return sum(p * was[p] for p in range(1, BAR + 1)) - sum(p * mine[p] for p in range(1, BAR + 1))
+
+
 def _shape_errors(before: Position, roll: Roll, mine: list[int], theirs: list[int]) -> list[str]:
     """The play does not fit the dice even with the rules relaxed: say how its shape is wrong."""
     reasons = []
@@ -103,19 +126,10 @@ def _shape_errors(before: Position, roll: Roll, mine: list[int], theirs: list[in
             break
     if mine[BAR] > was[BAR]:
         reasons.append("a checker of the player was put on the bar")
-    opp_was = before.opponent
-    for point in range(1, 25):
-        if theirs[point] > opp_was[point]:
-            reasons.append(f"a checker of the opponent was moved (onto his {point}-point)")
-            break
-    if theirs[OFF] != opp_was[OFF]:
-        reasons.append("the opponent's borne-off checkers changed")
-    hit = sum(opp_was[1:25]) - sum(theirs[1:25])
-    if hit > 0 and theirs[BAR] - opp_was[BAR] < hit:
-        reasons.append("a hit checker was not put on the bar")
+    reasons += opponent_changes(before, theirs)
     if reasons:
         return reasons
-    moved = sum(p * was[p] for p in range(1, 26)) - sum(p * mine[p] for p in range(1, 26))
+    moved = pips_moved(before, mine)
     dice = roll.moves()
     most = sum(dice)
     if moved > most:
@@ -208,4 +222,4 @@ def _dice_count_errors(roll: Roll, used: list[int], needed: int) -> list[str]:
     return []
 
 
-__all__ = ["Diagnosis", "diagnose", "nearest_plays", "sure_where_it_differs"]
+__all__ = ["Diagnosis", "diagnose", "nearest_plays", "opponent_changes", "pips_moved", "sure_where_it_differs"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from companion.errors import IllegalActionError, InvalidPositionError
-from companion.referee.diagnosis import diagnose, sure_where_it_differs
+from companion.referee.diagnosis import diagnose, opponent_changes, pips_moved, sure_where_it_differs
 from companion.referee.events import (
     Beavered,
     CorrectionRequested,
@@ -59,7 +59,7 @@ from companion.referee.observations import (
     Observation,
     UserCommand,
 )
-from companion.rules import BAR, OFF, GameState, MatchState, Phase, Play, Position, Roll
+from companion.rules import OFF, GameState, MatchState, Phase, Play, Position, Roll
 
 
 UNSURE_BOARD = "the board cannot be read surely enough to judge the play; clear the view or set the position by hand"
@@ -420,7 +420,7 @@ class Referee:
             # bears them off and the roll's pips do not reach them, they are under a hand or beside the board
             return [self._ask_offering("the board as read is missing checkers no legal play bears off: a checker "
                                        "may be out of view; clear the view", diagnosis.nearest)]
-        if _opponent_moved(game.position, theirs):
+        if opponent_changes(game.position, theirs):
             # the opponent did not move: his checkers read elsewhere than before, other than hit, are misread (a
             # stack of one set surely taken for the other's, on checkers no training set had), likelier than a
             # player moving the other's checkers
@@ -696,17 +696,7 @@ def _borne_off_unseen(before: Position, after: tuple[list[int], list[int]], roll
     if theirs[OFF] != before.opponent[OFF]:
         return True
     most = max((play.result_key[OFF] for play in plays), default=before.player[OFF])
-    moved = sum(p * before.player[p] for p in range(1, BAR + 1)) - sum(p * mine[p] for p in range(1, BAR + 1))
-    return mine[OFF] > most and moved > roll.pips()
-
-
-def _opponent_moved(before: Position, theirs: list[int]) -> bool:
-    """Whether the opponent's slots as read differ from before other than by his checkers hit: a point of his
-    gaining checkers, his bar other than before plus the hit ones, or his tray changed."""
-    points = list(zip(theirs[1:BAR], before.opponent[1:BAR]))
-    hit = sum(max(0, was - now) for now, was in points)
-    return (any(now > was for now, was in points) or theirs[BAR] != before.opponent[BAR] + hit
-            or theirs[OFF] != before.opponent[OFF])
+    return mine[OFF] > most and pips_moved(before, mine) > roll.pips()
 
 
 def _sides_from(reading: BoardReading, mover: int) -> tuple[list[int], list[int]]:
