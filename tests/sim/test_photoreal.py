@@ -142,7 +142,8 @@ def test_the_command_refuses_bad_options_and_says_when_blender_is_missing(tmp_pa
 
 def test_each_range_of_training_boards_keeps_its_designs():
     """A board's number fixes its design: ranges added later draw from more designs, and change no board before."""
-    from companion.sim.photoreal.spec import (FIRST_ALL_TRAIN_BOARD, FIRST_STONE_TRAIN_BOARD, FIRST_TALL_TRAIN_BOARD,
+    from companion.sim.photoreal.spec import (FIRST_ALL_TRAIN_BOARD, FIRST_MIXED_TRAIN_BOARD, FIRST_STONE_TRAIN_BOARD,
+                                              FIRST_TALL_TRAIN_BOARD,
                                               FIRST_TILED_TRAIN_BOARD, FIRST_WIDER_TRAIN_BOARD, STONE_DESIGNS,
                                               WIDER_DESIGNS)
 
@@ -155,18 +156,22 @@ def test_each_range_of_training_boards_keeps_its_designs():
     assert designs(range(FIRST_TILED_TRAIN_BOARD, FIRST_TALL_TRAIN_BOARD)) == {"tiled-swirl"}
     assert designs(range(FIRST_TALL_TRAIN_BOARD, FIRST_TALL_TRAIN_BOARD + 18)) == set(
         WIDER_DESIGNS + STONE_DESIGNS + ("tiled-swirl",))
+    assert designs(range(FIRST_MIXED_TRAIN_BOARD, FIRST_MIXED_TRAIN_BOARD + 18)) == set(
+        WIDER_DESIGNS + STONE_DESIGNS + ("tiled-swirl",))
     # as the development boards were rendered (their labels say so)
     assert [board_spec("train", b)["design"] for b in (10, 13, 100, 101)] == [
         "lacquer-tournament", "club-leather", "slate-polished", "burl-veneer"]
 
 
 def test_tall_stack_boards_show_tall_stacks_more_often():
-    """Boards from `FIRST_TALL_TRAIN_BOARD` are for the counts of tall stacks, rare in games' positions."""
-    from companion.sim.photoreal.spec import FIRST_TALL_TRAIN_BOARD
+    """Boards `FIRST_TALL_TRAIN_BOARD` to `FIRST_MIXED_TRAIN_BOARD` are for the counts of tall stacks, rare in
+    games' positions; the boards after them have the usual share again."""
+    from companion.sim.photoreal.spec import FIRST_MIXED_TRAIN_BOARD, FIRST_TALL_TRAIN_BOARD
 
     def share(boards):
         frames = [frame_spec(board_spec("train", b), k) for b in boards for k in range(1, 6)]
         return sum(max(count for _, count in frame["points"]) >= 6 for frame in frames) / len(frames)
 
     before, tall = share(range(200, 220)), share(range(FIRST_TALL_TRAIN_BOARD, FIRST_TALL_TRAIN_BOARD + 20))
-    assert tall > 0.5 > before
+    after = share(range(FIRST_MIXED_TRAIN_BOARD, FIRST_MIXED_TRAIN_BOARD + 20))
+    assert tall > 0.5 > max(before, after)

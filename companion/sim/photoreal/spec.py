@@ -99,6 +99,10 @@ FIRST_TALL_TRAIN_BOARD = 296
 """Training boards from this one are drawn from all nine training designs, and most of their frames show tall
 stacks (`TALL_SHARE`): stacks of six and more were 1.5 % of the training strips and most of the development
 boards' miscounts (boards 248-295 keep the tiled design and the usual share)."""
+FIRST_MIXED_TRAIN_BOARD = 332
+"""Training boards from this one are drawn from all nine training designs with the usual share of tall stacks
+(boards 296-331 keep `TALL_SHARE`): more boards of every design, as each earlier range of them read the
+development boards better."""
 TALL_SHARE = 0.6
 """The share of a tall-stack board's frames (after the first) whose position is `_tall_stacks`' (0.2 elsewhere)."""
 HELDOUT_DESIGNS = (
@@ -305,7 +309,8 @@ def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
     else:
         source = rng.random()
         # games' positions, random ones, tall stacks: 0.5, 0.3, 0.2 (tall-stack boards: shrunk to make room)
-        tall = TALL_SHARE if board["split"] == "train" and number >= FIRST_TALL_TRAIN_BOARD else 0.2
+        tall = (TALL_SHARE if board["split"] == "train" and FIRST_TALL_TRAIN_BOARD <= number < FIRST_MIXED_TRAIN_BOARD
+                else 0.2)
         positions = match_positions()
         if source < 0.5 * (1 - tall) / 0.8 and positions:
             pid, mover = positions[int(rng.integers(len(positions)))]
