@@ -3,12 +3,14 @@
 The referee knows the position before the play and the dice, so it does not need vision to see every checker:
 it keeps the legal plays whose results agree with every confident slot of the reading. Slots read unsure
 constrain nothing, and the 15-checkers-a-side rule is implicit (every candidate is a legal position). One
-result left is the play; several are `AMBIGUOUS` (the referee then asks, never guesses).
+result left is the play; several are `AMBIGUOUS` (the referee then asks, never guesses). Where none is left, the
+stacks whose set the rules force (the opponent does not move in the mover's turn) are named so, and a play that
+alone fits then is the play.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from companion.referee.observations import CONFIDENT, BoardReading
@@ -81,8 +83,38 @@ def infer_play(before: Position, roll: Roll, reading: BoardReading, mover: int,
     if unchanged:
         return Inference(Fit.UNCHANGED, matches)
     if not matches:
+        # a reading that named some stack's set surely wrong is trusted less: only one play fitting it is taken
+        forced = sets_the_rules_force(before, reading, mover, threshold)
+        if forced is not None:
+            bounds = key_bounds(forced, mover, threshold)
+            matches = tuple(p for p in plays if agrees(p.result_key, bounds))
+            if len(matches) != 1:
+                matches = ()
+    if not matches:
         return Inference(Fit.NONE, ())
     return Inference(Fit.PLAY if len(matches) == 1 else Fit.AMBIGUOUS, matches)
+
+
+def sets_the_rules_force(before: Position, reading: BoardReading, mover: int,
+                         threshold: float = CONFIDENT) -> BoardReading | None:
+    """`reading` with each stack read surely as a set the mover's turn cannot have put there named the other set,
+    or None when there is none. In the mover's turn no point gains the opponent's checkers (a hit one goes to the
+    bar) and the mover cannot land where the opponent held two or more: such a stack is the other set's misread
+    (glossy checkers mirroring a lamp), or the opponent's checkers were moved, which no legal play does either."""
+    opponent = 1 - mover
+    theirs = before.opponent
+    points = list(reading.points)
+    for i, slot in enumerate(points):
+        if slot.confidence < threshold or slot.owner is None or slot.count == 0:
+            continue
+        held = theirs[i + 1 if opponent == 0 else 24 - i]  # the opponent's checkers there before, his numbering
+        if slot.owner == opponent and slot.low > held and held <= 1:
+            points[i] = replace(slot, owner=mover)
+        elif slot.owner == mover and held >= 2 and slot.high <= held:
+            points[i] = replace(slot, owner=opponent)
+    if points == list(reading.points):
+        return None
+    return replace(reading, points=tuple(points))
 
 
 def position_agrees(position: Position, reading: BoardReading, mover: int, threshold: float = CONFIDENT) -> bool:
@@ -90,4 +122,4 @@ def position_agrees(position: Position, reading: BoardReading, mover: int, thres
     return agrees(bytes(position.player + position.opponent), key_bounds(reading, mover, threshold))
 
 
-__all__ = ["Fit", "Inference", "agrees", "infer_play", "key_bounds", "position_agrees"]
+__all__ = ["Fit", "Inference", "agrees", "infer_play", "key_bounds", "position_agrees", "sets_the_rules_force"]

@@ -4,6 +4,7 @@ reading that contradicts every legal play is never taken for one."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,8 +24,8 @@ from companion.referee import (
     UserCommand,
     infer_play,
 )
-from companion.referee.inference import position_agrees
-from companion.rules import MatchState
+from companion.referee.inference import agrees, key_bounds, position_agrees, sets_the_rules_force
+from companion.rules import MatchState, Position, Roll
 from tests.oracles.samples import random_play_pairs, real_match_plays
 from tests.referee.helpers import referee_at
 
@@ -142,3 +143,53 @@ def test_the_same_observations_give_the_same_events(observations, match):
     for observation in observations:
         assert first.observe(observation) == second.observe(observation)
     assert first.state == second.state
+
+
+def test_a_legal_result_has_no_set_the_rules_force():
+    """No legal play gives the opponent checkers on a point, or puts the mover's where the opponent held two or
+    more: a reading of any legal result, hits included, is left as it is."""
+    for before, roll, after in sample(2000, seed=5):
+        for mover in (0, 1):
+            reading = BoardReading.from_position(after, mover)
+            assert sets_the_rules_force(before, reading, mover) is None
+
+
+def test_a_stack_read_as_the_other_set_where_the_rules_forbid_it_still_gives_the_play():
+    """A stack of two or more surely read as the other set (glossy checkers mirroring a lamp), where the mover's turn
+    cannot have put that set: the play is still the one the rest of the board shows, never another."""
+    rng = random.Random(6)
+    checked = 0
+    for before, roll, after in sample(2000, seed=6):
+        reading = BoardReading.from_position(after, 0)
+        # player 1 (not moving) keeps every stack he had; player 0's new stacks stand where player 1 had none
+        theirs = [i for i, s in enumerate(reading.points) if s.owner == 1 and s.count >= 2]
+        mine = [i for i, s in enumerate(reading.points)
+                if s.owner == 0 and s.count >= 2 and before.opponent[24 - i] == 0]
+        for index, other in ((rng.choice(theirs), 0) if theirs else (None, None),
+                             (rng.choice(mine), 1) if mine else (None, None)):
+            if index is None:
+                continue
+            slot = reading.points[index]
+            misread = reading.with_point(index, SlotReading(other, slot.count))
+            inference = infer_play(before, roll, misread, 0)
+            if other == 1 and slot.count > before.opponent[24 - index]:
+                checked += 1
+            assert inference.fit is Fit.PLAY, (before, roll, after, index)
+            assert inference.play.position.swap() == after
+    assert checked > 500
+
+
+def test_a_reading_whose_sets_the_rules_named_is_taken_only_when_one_play_fits_it():
+    """A reading that named a stack's set surely wrong is trusted less than one that did not: where several plays
+    fit it once the rules name its sets, none is offered (the referee waits or asks, as for a misfit)."""
+    start = Position.start()
+    after = start.play("24/14", 6, 4).position.swap()
+    swapped = BoardReading.from_position(after, 0)
+    swapped = swapped.with_point(7, SlotReading(1, 3)).with_point(16, SlotReading(0, 3))  # both 8-points, swapped
+    assert infer_play(start, Roll(6, 4), swapped, 0).fit is Fit.PLAY
+    unsure = swapped
+    for index in set(range(24)) - {7, 16, 23}:  # only the swapped 8-points and the 24-point read surely
+        unsure = unsure.with_point(index, replace(unsure.points[index], confidence=UNSURE))
+    named = sets_the_rules_force(start, unsure, 0)
+    assert named is not None and sum(agrees(p.result_key, key_bounds(named, 0)) for p in start.legal_plays(Roll(6, 4))) > 1
+    assert infer_play(start, Roll(6, 4), unsure, 0).fit is Fit.NONE

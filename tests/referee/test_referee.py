@@ -384,9 +384,16 @@ def test_checkers_unseen_with_the_trays_unseen_are_asked_about_unless_a_legal_pl
 def test_a_reading_that_moves_the_opponents_checkers_is_asked_about_but_an_illegal_hit_is_accused():
     """The opponent does not move in the mover's turn: a whole reading, read surely, in which his checkers stand
     elsewhere than before other than hit (a stack of each set surely taken for the other's: the held-out draw's
-    one accusation) is a misreading to ask about. A checker he lost to an illegal hit, sent to the bar, is not."""
+    one accusation) is a misreading. Where naming those stacks as the rules force them shows a legal play, that is
+    the play; where it shows none, the referee asks. A checker he lost to an illegal hit, sent to the bar, is
+    called."""
     swapped = BoardReading.from_position(moved(START, "24/14"), 0, trays=False)
     swapped = swapped.with_point(7, SlotReading(1, 3)).with_point(16, SlotReading(0, 3))  # both 8-points, swapped
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(swapped) + ref.observe(DiceReading(()))
+    assert kinds(events) == ["PlayMade"] and events[0].play.position.swap() == moved(START, "24/14")
+    swapped = BoardReading.from_position(moved(START, "24/15"), 0, trays=False)  # 9 pips: no play of 6-4
+    swapped = swapped.with_point(7, SlotReading(1, 3)).with_point(16, SlotReading(0, 3))
     ref = referee_at(START, (6, 4))
     events = ref.observe(swapped) + ref.observe(DiceReading(()))
     assert kinds(events) == ["NeedsAttention"] and "opponent's checkers moved" in events[0].what
