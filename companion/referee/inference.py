@@ -25,7 +25,8 @@ class Fit(Enum):
     AMBIGUOUS = "ambiguous"
     """Several legal results agree with it."""
     NONE = "none"
-    """No legal result agrees: a play in progress, or an illegal one."""
+    """No legal result agrees (nor exactly one once the rules name the sets): a play in progress, or an illegal
+    one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +74,11 @@ def agrees(key: bytes, bounds: Bounds) -> bool:
 
 
 def infer_play(before: Position, roll: Roll, reading: BoardReading, mover: int,
-               threshold: float = CONFIDENT, plays: list[Play] | None = None) -> Inference:
-    """Match `reading` against the legal plays of `roll` from `before` (from `mover`'s side)."""
+               threshold: float = CONFIDENT, plays: list[Play] | None = None, *,
+               rules_name_sets: bool = True) -> Inference:
+    """Match `reading` against the legal plays of `roll` from `before` (from `mover`'s side). `rules_name_sets`:
+    where nothing fits, try the reading with the sets the rules force (`sets_the_rules_force`); off where the roll
+    itself is guessed from the board (a renamed reading must not also choose the dice)."""
     bounds = key_bounds(reading, mover, threshold)
     if plays is None:
         plays = before.legal_plays(roll)
@@ -82,12 +86,14 @@ def infer_play(before: Position, roll: Roll, reading: BoardReading, mover: int,
     matches = tuple(p for p in plays if agrees(p.result_key, bounds))
     if unchanged:
         return Inference(Fit.UNCHANGED, matches)
-    if not matches:
+    if not matches and rules_name_sets:
         # a reading that named some stack's set surely wrong is trusted less: only one play fitting it is taken
         forced = sets_the_rules_force(before, reading, mover, threshold)
         if forced is not None:
             bounds = key_bounds(forced, mover, threshold)
             matches = tuple(p for p in plays if agrees(p.result_key, bounds))
+            if agrees(bytes(before.player + before.opponent), bounds):
+                return Inference(Fit.UNCHANGED, matches)  # renamed, the board may not have moved at all
             if len(matches) != 1:
                 matches = ()
     if not matches:

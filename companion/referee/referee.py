@@ -48,7 +48,7 @@ from companion.referee.events import (
     Taken,
     Undone,
 )
-from companion.referee.inference import Fit, infer_play, position_agrees
+from companion.referee.inference import Fit, infer_play, position_agrees, sets_the_rules_force
 from companion.referee.observations import (
     CONFIDENT,
     BoardReading,
@@ -284,12 +284,17 @@ class Referee:
             if not position_agrees(game.position, reading, game.turn, self.threshold):
                 if game.phase is Phase.ROLL:
                     if self._void_roll_fits(reading):
-                        return self._let_void_roll_stand() + self._judge_reading(reading)
+                        return self._then_judge(self._let_void_roll_stand(), reading)
                     roll = self._only_roll_for(reading)
                     if roll is not None:
-                        return self._roll(*roll, unseen=True) + self._judge_reading(reading)
+                        return self._then_judge(self._roll(*roll, unseen=True), reading)
                 return self._attention_once("the checkers moved, but no roll was seen")
         return []
+
+    def _then_judge(self, events: list[Event], reading: BoardReading) -> list[Event]:
+        """`events` (a roll just taken), then `reading` judged if that roll left a play to make (a roll with no
+        legal play has already been played)."""
+        return events + (self._judge_reading(reading) if self._state.game.phase is Phase.PLAY else [])
 
     def _judge_reading(self, reading: BoardReading) -> list[Event]:
         game = self._state.game
@@ -310,7 +315,8 @@ class Referee:
         fits = []
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
-                inference = infer_play(game.position, Roll(d2, d1), reading, game.turn, self.threshold)
+                inference = infer_play(game.position, Roll(d2, d1), reading, game.turn, self.threshold,
+                                       rules_name_sets=False)
                 if inference.fit is not Fit.NONE:
                     fits.append((d2, d1, inference.fit))
         if len(fits) == 1 and fits[0][2] is Fit.PLAY:
@@ -325,7 +331,8 @@ class Referee:
     def _void_roll_fits(self, reading: BoardReading) -> bool:
         """The board shows exactly one legal play of the roll just called void: the table played it anyway."""
         game, void = self._state.game, self._turns_void_roll()
-        return void is not None and infer_play(game.position, void, reading, game.turn, self.threshold).fit is Fit.PLAY
+        return void is not None and infer_play(game.position, void, reading, game.turn, self.threshold,
+                                               rules_name_sets=False).fit is Fit.PLAY
 
     def _void_dance_stood(self, dice: DiceReading) -> bool:
         """The opponent throws after a void roll its player could not have moved with (he danced), and nothing
@@ -371,6 +378,9 @@ class Referee:
         s = self._state
         assert s.open_turn is not None
         mover = s.open_turn.turn
+        named = sets_the_rules_force(s.open_turn.position, reading, mover, self.threshold)
+        if named is not None and position_agrees(s.game.position, named, s.game.turn, self.threshold):
+            return []  # the play taken, a set misread where the rules say whose it is: nothing changed
         self._state = replace(s, game=s.open_turn)  # open_turn stays: a new legal play is a revision
         out = self._judge_reading(reading)
         if out and isinstance(out[0], PlayMade):

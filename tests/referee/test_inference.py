@@ -156,27 +156,30 @@ def test_a_legal_result_has_no_set_the_rules_force():
 
 def test_a_stack_read_as_the_other_set_where_the_rules_forbid_it_still_gives_the_play():
     """A stack of two or more surely read as the other set (glossy checkers mirroring a lamp), where the mover's turn
-    cannot have put that set: the play is still the one the rest of the board shows, never another."""
+    cannot have put that set: the play is still the one the rest of the board shows, never another; either player
+    moving."""
     rng = random.Random(6)
-    checked = 0
-    for before, roll, after in sample(2000, seed=6):
-        reading = BoardReading.from_position(after, 0)
-        # player 1 (not moving) keeps every stack he had; player 0's new stacks stand where player 1 had none
-        theirs = [i for i, s in enumerate(reading.points) if s.owner == 1 and s.count >= 2]
-        mine = [i for i, s in enumerate(reading.points)
-                if s.owner == 0 and s.count >= 2 and before.opponent[24 - i] == 0]
-        for index, other in ((rng.choice(theirs), 0) if theirs else (None, None),
-                             (rng.choice(mine), 1) if mine else (None, None)):
-            if index is None:
-                continue
-            slot = reading.points[index]
-            misread = reading.with_point(index, SlotReading(other, slot.count))
-            inference = infer_play(before, roll, misread, 0)
-            if other == 1 and slot.count > before.opponent[24 - index]:
-                checked += 1
-            assert inference.fit is Fit.PLAY, (before, roll, after, index)
-            assert inference.play.position.swap() == after
-    assert checked > 500
+    checked = {0: 0, 1: 0}
+    for before, roll, after in sample(1500, seed=6):
+        for mover in (0, 1):
+            opponent = 1 - mover
+            reading = BoardReading.from_position(after, mover)
+
+            def held(i: int) -> int:  # the opponent's checkers on reading index i before the play
+                return before.opponent[i + 1 if opponent == 0 else 24 - i]
+            # the opponent keeps every stack he had; the mover's new stacks stand where the opponent had none
+            theirs = [i for i, s in enumerate(reading.points) if s.owner == opponent and s.count >= 2]
+            mine = [i for i, s in enumerate(reading.points) if s.owner == mover and s.count >= 2 and held(i) == 0]
+            for pool, other in ((theirs, mover), (mine, opponent)):
+                if not pool:
+                    continue
+                index = rng.choice(pool)
+                misread = reading.with_point(index, SlotReading(other, reading.points[index].count))
+                inference = infer_play(before, roll, misread, mover)
+                assert inference.fit is Fit.PLAY, (before, roll, after, mover, index)
+                assert inference.play.position.swap() == after
+                checked[mover] += 1
+    assert min(checked.values()) > 1000
 
 
 def test_a_reading_whose_sets_the_rules_named_is_taken_only_when_one_play_fits_it():

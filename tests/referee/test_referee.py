@@ -24,7 +24,7 @@ from companion.referee import (
     SlotReading,
     UserCommand,
 )
-from companion.rules import EndKind, MatchState, Phase, Position
+from companion.rules import EndKind, MatchState, Phase, Position, Roll
 from tests.referee.helpers import finish, kinds, moved, reading_of, referee_at
 
 START = Position.start()
@@ -463,3 +463,47 @@ def test_a_position_set_by_hand_voids_a_held_throw():
     assert ref.state.held_roll is not None
     ref.observe(UserCommand(Command.SET_POSITION, player=1, position=moved(START, "24/14").swap()))
     assert ref.state.held_roll is None
+
+
+DANCES_ON_33 = Position.from_points({25: 1, 6: 5, 8: 3, 13: 4, 24: 2}, {3: 2, 8: 3, 9: 3, 13: 5, 24: 2})
+"""Player 0 on the bar against his opponent's 3-, 8-, 9-, 13- and 24-points: only 33 has no legal play."""
+
+
+def test_a_set_misread_where_no_roll_was_seen_is_asked_about_not_taken_for_a_dance():
+    """The rules name a misread set only where the dice are known: with no roll seen (or a void one), renaming must
+    not choose the dice, nor make the board before the play a "dance" of the one roll that has none (the review
+    found both: a wrong roll taken, and a crash judging a play after a dance)."""
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    assert [r for r in rolls if all(p.is_empty() for p in DANCES_ON_33.legal_plays(Roll(*r)))] == [(3, 3)]
+    misread = reading_of(DANCES_ON_33).with_point(7, SlotReading(1, 3))  # his 8-point read as the opponent's
+    ref = Referee(MatchState.money())
+    ref.observe(UserCommand(Command.SET_POSITION, player=0, position=DANCES_ON_33))
+    events = ref.observe(misread)
+    assert kinds(events) == ["NeedsAttention"] and "no roll was seen" in events[0].what
+    ref = Referee(MatchState.money())
+    ref.observe(UserCommand(Command.SET_POSITION, player=0, position=DANCES_ON_33))
+    ref.observe(reading_of(DANCES_ON_33))
+    ref.observe(DiceReading((3, 3), False, "a die rests on a checker", halves=(0, 0)))
+    events = ref.observe(misread)
+    assert "PlayMade" not in kinds(events) and ref.game.turn == 0
+
+
+def test_a_set_misread_on_a_board_that_did_not_move_is_no_play():
+    """Nothing moved, a hand over the points a play would change and one stack misread: renamed, the reading still
+    fits the board before the play, so no play is taken from it (the review found 24/14 taken)."""
+    misread = reading_of(START).with_point(7, SlotReading(1, 3))
+    for index in (13, 23):  # the 14- and 24-points, under a hand: unsure
+        misread = misread.with_point(index, replace(misread.points[index], confidence=0.3))
+    ref = referee_at(START, (6, 4))
+    assert "PlayMade" not in kinds(ref.observe(misread))
+
+
+def test_a_set_misread_after_the_play_was_taken_changes_nothing():
+    """After a play is announced, a reading of the same board with a stack misread where the rules say whose it is
+    neither revises nor withdraws the play."""
+    ref = referee_at(START, (6, 4))
+    assert kinds(ref.observe(reading_of(moved(START, "24/14")))) == ["PlayMade"]
+    misread = reading_of(moved(START, "24/14")).with_point(7, SlotReading(1, 3))
+    assert ref.observe(misread) == []
+    assert kinds(ref.observe(DiceReading(()))) == []
+    assert ref.game.turn == 1
