@@ -78,7 +78,9 @@ def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dic
 
 
 def load(specs: list[str]):
-    xs, labels, refs = [], [], []
+    """Every file's crops once, with how many times an epoch each is shown (`FILE:K`): repeats are rows drawn again,
+    not copies (three copies of the photoreal crops beside the rest took more than the machine's 24 GB)."""
+    xs, labels, repeats = [], [], []
     for spec in specs:
         path, _, repeat = spec.partition(":")
         data = np.load(path)
@@ -93,11 +95,11 @@ def load(specs: list[str]):
             pick = rows[keep[rows]]
             centres = by_group[int(g)]
             inputs[out_rows[pick]] = colour_input(x[rows], pick - rows[0], centres["light"], centres["dark"])
-        for _ in range(int(repeat or 1)):
-            xs.append(inputs)
-            labels.append(colour[keep].astype(np.float32))
+        xs.append(inputs)
+        labels.append(colour[keep].astype(np.float32))
+        repeats.append(np.full(len(inputs), int(repeat or 1)))
         print(f"{path}: {len(inputs)} strips with checkers x {repeat or 1}", flush=True)
-    return np.concatenate(xs), np.concatenate(labels)
+    return np.concatenate(xs), np.concatenate(labels), np.concatenate(repeats)
 
 
 def main() -> int:
@@ -111,10 +113,11 @@ def main() -> int:
     torch.set_num_threads(2)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    x, y = load(args.data)
+    x, y, repeats = load(args.data)
     held = np.zeros(len(x), bool)
-    held[::10] = True
-    train_rows, val_rows = np.nonzero(~held)[0], np.nonzero(held)[0]
+    held[::10] = True  # a tenth of the crops held out, each once (a repeated crop is never on both sides)
+    train_rows = np.repeat(np.nonzero(~held)[0], repeats[~held])
+    val_rows = np.nonzero(held)[0]
     model = ColourNet()
     steps = args.epochs * (len(train_rows) // args.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
