@@ -159,8 +159,12 @@ def photoreal_frame(args):
     if label.get("hand") and "occluded" not in label:  # which points a hand hides is not known: leave them out
         counts = [-1] * 26
     rng = np.random.default_rng(seed)
-    return [block for _ in range(repeats)
-            for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
+    board = int(path.stem.split("-")[1])  # (train-00372-03: board 372, frame 3)
+    blocks = [block for _ in range(repeats) for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
+    for block in blocks:  # negatives belong to no board: no set's colours are measured on them
+        block["board"] = np.full(len(block["y"]), board if np.any(block["y"] != NOT_A_POINT) else -1)
+        block["frame"] = np.full(len(block["y"]), seed)
+    return blocks
 
 
 def main() -> int:
@@ -185,7 +189,11 @@ def main() -> int:
     offset = np.concatenate([b["offset"] for b in blocks]).astype(np.float32)
     colour = np.concatenate([b["colour"] for b in blocks]).astype(np.int8)
     group = np.concatenate([np.full(len(b["y"]), i, np.int32) for i, b in enumerate(blocks)])
-    np.savez(args.out, x=x, y=y, group=group, offset=offset, colour=colour)
+    # which board and frame each strip comes from (-1: the flat renderer's, or a negative): the colour network is
+    # also shown a frame with another frame's set colours, as a calibrated profile gives them
+    board = np.concatenate([b.get("board", np.full(len(b["y"]), -1)) for b in blocks]).astype(np.int32)
+    frame = np.concatenate([b.get("frame", np.full(len(b["y"]), -1)) for b in blocks]).astype(np.int32)
+    np.savez(args.out, x=x, y=y, group=group, offset=offset, colour=colour, board=board, frame=frame)
     print(f"{len(parts)} frames, {len(blocks)} groups, {len(x)} strips ({np.mean(y == NOT_A_POINT):.2f} negatives) to {args.out}")
     return 0
 

@@ -28,6 +28,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.layout import STANDARD  # noqa: E402
+from tools.onnx_state import freeze_batch_norm, start_from  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
 from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
 from companion.vision.strips import STRIP_W  # noqa: E402
@@ -77,7 +78,42 @@ def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dic
     return out
 
 
-def load(specs: list[str]):
+def measured_references(x: np.ndarray, y: np.ndarray, group: np.ndarray, colour: np.ndarray) -> dict[int, dict]:
+    """Per group, each set's colour (Lab) as calibration measures it on a known position: the median over the
+    strips the set covers (`calibrate.measured_colours`), named by the true sets, not by a split."""
+    out = {}
+    for g in np.unique(group[colour >= 0]):
+        rows = np.nonzero(group == g)[0]
+        counts = np.clip(y[rows], 0, 15)
+        dists = np.eye(16)[counts]
+        dists[y[rows] >= 16] = np.eye(16)[0]
+        samples = checker_colours(x[rows], dists, STANDARD)
+        sets = {name: [lab for s, lab in samples.items() if colour[rows[s]] == value]
+                for name, value in (("light", 1), ("dark", 0))}
+        if all(sets.values()):
+            out[int(g)] = {name: np.median(np.array(labs), axis=0) for name, labs in sets.items()}
+    return out
+
+
+def other_frames(board: np.ndarray, frame: np.ndarray, group: np.ndarray, measured: dict[int, dict],
+                 share: float, rng: np.random.Generator) -> dict[int, dict]:
+    """For `share` of the groups, the set colours measured on another frame of the same board: what a profile
+    calibrated on one photo gives the reader under another frame's camera and light."""
+    firsts = np.unique(group, return_index=True)[1]
+    by_board: dict[int, list[tuple[int, int]]] = {}
+    for g, row in zip(group[firsts], firsts):
+        if int(g) in measured and board[row] >= 0:
+            by_board.setdefault(int(board[row]), []).append((int(g), int(frame[row])))
+    out = {}
+    for groups in by_board.values():
+        for g, f in groups:
+            others = [h for h, f2 in groups if f2 != f]
+            if others and rng.random() < share:
+                out[g] = measured[others[int(rng.integers(len(others)))]]
+    return out
+
+
+def load(specs: list[str], other_share: float = 0.0):
     """Every file's crops once, with how many times an epoch each is shown (`FILE:K`): repeats are rows drawn again,
     not copies (three copies of the photoreal crops beside the rest took more than the machine's 24 GB)."""
     xs, labels, repeats = [], [], []
@@ -87,6 +123,10 @@ def load(specs: list[str]):
         x, y, group, colour = data["x"], data["y"].astype(np.int64), data["group"], data["colour"]
         keep = colour >= 0
         by_group = references(x, y, group)
+        if other_share and "board" in data.files:
+            by_group.update(other_frames(data["board"], data["frame"], group,
+                                         measured_references(x, y, group, colour), other_share,
+                                         np.random.default_rng(len(x))))
         # the inputs are built once: each group's strips normalised by the group's own look, as the reader does
         inputs = np.empty((int(keep.sum()), 9, COLOUR_ROWS, STRIP_W), np.float32)
         out_rows = np.cumsum(keep) - 1
@@ -107,24 +147,32 @@ def main() -> int:
     parser.add_argument("--data", nargs="+", required=True)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--init", type=Path, help="a .pt state or a shipped .onnx file to start from (fine-tuning)")
+    parser.add_argument("--other-frames", type=float, default=0.0,
+                        help="share of the frames (of files that say their boards) shown with the set colours "
+                             "measured on another frame of the board, as a calibrated profile gives them")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
     args = parser.parse_args()
     torch.set_num_threads(2)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    x, y, repeats = load(args.data)
+    x, y, repeats = load(args.data, args.other_frames)
     held = np.zeros(len(x), bool)
     held[::10] = True  # a tenth of the crops held out, each once (a repeated crop is never on both sides)
     train_rows = np.repeat(np.nonzero(~held)[0], repeats[~held])
     val_rows = np.nonzero(held)[0]
     model = ColourNet()
+    frozen = args.init is not None and start_from(model, args.init, (8, 9, COLOUR_ROWS, STRIP_W))
     steps = args.epochs * (len(train_rows) // args.batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     start = time.perf_counter()
     for epoch in range(args.epochs):
         model.train()
+        if frozen:
+            freeze_batch_norm(model)
         order = rng.permutation(train_rows)
         for b in range(len(order) // args.batch):
             rows = np.sort(order[b * args.batch:(b + 1) * args.batch])
