@@ -175,3 +175,21 @@ def test_tall_stack_boards_show_tall_stacks_more_often():
     before, tall = share(range(200, 220)), share(range(FIRST_TALL_TRAIN_BOARD, FIRST_TALL_TRAIN_BOARD + 20))
     after = share(range(FIRST_MIXED_TRAIN_BOARD, FIRST_MIXED_TRAIN_BOARD + 20))
     assert tall > 0.5 > max(before, after)
+
+
+def test_tower_boards_show_tall_stacks_and_stack_them_as_towers_more_often():
+    """From `FIRST_TOWER_TRAIN_BOARD`, tall stacks come as often as on the tall-stack boards and are stacked as
+    towers twice as often; held-out boards keep the usual shares."""
+    from companion.sim.photoreal.spec import FIRST_MIXED_TRAIN_BOARD, FIRST_TOWER_TRAIN_BOARD
+
+    def shares(split, boards):
+        frames = [frame_spec(board_spec(split, b), k) for b in boards for k in range(1, 6)]
+        tall = [f for f in frames if max(count for _, count in f["points"]) >= 6]
+        towers = sum(f["stacking"]["style"] == "tower" for f in frames)
+        return len(tall) / len(frames), towers / len(frames)
+
+    tall, towers = shares("train", range(FIRST_TOWER_TRAIN_BOARD, FIRST_TOWER_TRAIN_BOARD + 40))
+    usual_tall, usual_towers = shares("train", range(FIRST_MIXED_TRAIN_BOARD, FIRST_MIXED_TRAIN_BOARD + 40))
+    held_tall, held_towers = shares("heldout", range(68, 108))
+    assert tall > 0.5 > max(usual_tall, held_tall)
+    assert towers > 0.4 > 0.35 > max(usual_towers, held_towers)

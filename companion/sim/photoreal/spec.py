@@ -100,9 +100,16 @@ FIRST_TALL_TRAIN_BOARD = 296
 stacks (`TALL_SHARE`): stacks of six and more were 1.5 % of the training strips and most of the development
 boards' miscounts (boards 248-295 keep the tiled design and the usual share)."""
 FIRST_MIXED_TRAIN_BOARD = 332
-"""Training boards from this one are drawn from all nine training designs with the usual share of tall stacks
-(boards 296-331 keep `TALL_SHARE`): more boards of every design, as each earlier range of them read the
+"""Training boards from this one to `FIRST_TOWER_TRAIN_BOARD` are drawn from all nine training designs with the
+usual share of tall stacks (boards 296-331 keep `TALL_SHARE`): more boards of every design, as each earlier range of them read the
 development boards better."""
+FIRST_TOWER_TRAIN_BOARD = 432
+"""Training boards from this one are drawn from all nine training designs, show tall stacks as often as
+`TALL_SHARE` and stack them as towers twice as often (`TOWER_STACKING`): a stack doubled up on its first five
+checkers looks like five from above, and only its height tells it at a tilt; the development boards' towers of six
+and more read right 16 times in 76 (boards 332-431 keep the usual shares)."""
+TOWER_STACKING = (0.25, 0.5, 0.25)
+"""Layered, tower and column stacking's shares on the tower boards (0.5, 0.25, 0.25 elsewhere)."""
 TALL_SHARE = 0.6
 """The share of a tall-stack board's frames (after the first) whose position is `_tall_stacks`' (0.2 elsewhere)."""
 HELDOUT_DESIGNS = (
@@ -309,8 +316,8 @@ def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
     else:
         source = rng.random()
         # games' positions, random ones, tall stacks: 0.5, 0.3, 0.2 (tall-stack boards: shrunk to make room)
-        tall = (TALL_SHARE if board["split"] == "train" and FIRST_TALL_TRAIN_BOARD <= number < FIRST_MIXED_TRAIN_BOARD
-                else 0.2)
+        tall = (TALL_SHARE if board["split"] == "train" and (FIRST_TALL_TRAIN_BOARD <= number < FIRST_MIXED_TRAIN_BOARD
+                                                             or number >= FIRST_TOWER_TRAIN_BOARD) else 0.2)
         positions = match_positions()
         if source < 0.5 * (1 - tall) / 0.8 and positions:
             pid, mover = positions[int(rng.integers(len(positions)))]
@@ -322,11 +329,13 @@ def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
     scene = Scene.from_position(position, mover)
     calibration = frame == 0
     tilt = float(rng.uniform(0, 20) if calibration else rng.uniform(0, 45))
+    towers = board["split"] == "train" and number >= FIRST_TOWER_TRAIN_BOARD
+    stacking = TOWER_STACKING if towers else (0.5, 0.25, 0.25)  # (one draw either way: later draws are kept)
     focal = float(rng.uniform(24, 40) if calibration else rng.choice([rng.uniform(18, 26), rng.uniform(26, 50)]))
     return {
         "frame_index": frame,
         "points": [list(p) for p in scene.points], "bar": list(scene.bar), "off": list(scene.off),
-        "stacking": {"style": str(rng.choice(["layered", "tower", "column"], p=[0.5, 0.25, 0.25])),
+        "stacking": {"style": str(rng.choice(["layered", "tower", "column"], p=list(stacking))),
                      "sloppy": round(float(rng.uniform(0, 0.09)), 3), "gap": round(float(rng.uniform(1.0, 1.06)), 3),
                      "seed": int(rng.integers(1 << 30))},
         "dice": [int(rng.integers(1, 7)), int(rng.integers(1, 7))], "roller": int(mover),
