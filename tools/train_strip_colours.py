@@ -148,6 +148,7 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--init", type=Path, help="a .pt state or a shipped .onnx file to start from (fine-tuning)")
     parser.add_argument("--other-frames", type=float, default=0.0,
                         help="share of the frames (of files that say their boards) shown with the set colours "
@@ -155,7 +156,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
     args = parser.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     x, y, repeats = load(args.data, args.other_frames)
