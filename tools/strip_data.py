@@ -36,6 +36,8 @@ from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.strips import StripCutter, jittered_frames  # noqa: E402
 
 NOT_A_POINT = 16
+HELDOUT_BOARDS = 1_000_000
+"""Added to a held-out board's number in the `board` array: its boards are not the training boards of that number."""
 PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice_photos"
 
 
@@ -159,11 +161,12 @@ def photoreal_frame(args):
     if label.get("hand") and "occluded" not in label:  # which points a hand hides is not known: leave them out
         counts = [-1] * 26
     rng = np.random.default_rng(seed)
-    board = int(path.stem.split("-")[1])  # (train-00372-03: board 372, frame 3)
+    board = int(label["board_id"].rsplit("-", 1)[1]) + (HELDOUT_BOARDS if label["board_id"].startswith("heldout") else 0)
     blocks = [block for _ in range(repeats) for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
     for block in blocks:  # negatives belong to no board: no set's colours are measured on them
-        block["board"] = np.full(len(block["y"]), board if np.any(block["y"] != NOT_A_POINT) else -1)
-        block["frame"] = np.full(len(block["y"]), seed)
+        positive = np.any(block["y"] != NOT_A_POINT)
+        block["board"] = np.full(len(block["y"]), board if positive else -1)
+        block["frame"] = np.full(len(block["y"]), label.get("frame_index", -1) if positive else -1)
     return blocks
 
 
@@ -189,8 +192,8 @@ def main() -> int:
     offset = np.concatenate([b["offset"] for b in blocks]).astype(np.float32)
     colour = np.concatenate([b["colour"] for b in blocks]).astype(np.int8)
     group = np.concatenate([np.full(len(b["y"]), i, np.int32) for i, b in enumerate(blocks)])
-    # which board and frame each strip comes from (-1: the flat renderer's, or a negative): the colour network is
-    # also shown a frame with another frame's set colours, as a calibrated profile gives them
+    # which board and which of its frames each strip comes from (-1: the flat renderer's, or a negative): the colour
+    # network is also shown a frame with the set colours measured on its board's frame 0, as calibration gives them
     board = np.concatenate([b.get("board", np.full(len(b["y"]), -1)) for b in blocks]).astype(np.int32)
     frame = np.concatenate([b.get("frame", np.full(len(b["y"]), -1)) for b in blocks]).astype(np.int32)
     np.savez(args.out, x=x, y=y, group=group, offset=offset, colour=colour, board=board, frame=frame)

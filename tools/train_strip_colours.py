@@ -95,21 +95,21 @@ def measured_references(x: np.ndarray, y: np.ndarray, group: np.ndarray, colour:
     return out
 
 
-def other_frames(board: np.ndarray, frame: np.ndarray, group: np.ndarray, measured: dict[int, dict],
-                 share: float, rng: np.random.Generator) -> dict[int, dict]:
-    """For `share` of the groups, the set colours measured on another frame of the same board: what a profile
-    calibrated on one photo gives the reader under another frame's camera and light."""
+def calibration_references(board: np.ndarray, frame: np.ndarray, group: np.ndarray, measured: dict[int, dict],
+                           share: float, rng: np.random.Generator) -> dict[int, dict]:
+    """For `share` of the groups of frames after the first, the set colours measured on one cut of their board's
+    frame 0 (the starting position): what a profile calibrated on that photo hands the reader under another frame's
+    camera and light."""
     firsts = np.unique(group, return_index=True)[1]
-    by_board: dict[int, list[tuple[int, int]]] = {}
+    starts: dict[int, list[int]] = {}
     for g, row in zip(group[firsts], firsts):
-        if int(g) in measured and board[row] >= 0:
-            by_board.setdefault(int(board[row]), []).append((int(g), int(frame[row])))
+        if board[row] >= 0 and frame[row] == 0 and int(g) in measured:
+            starts.setdefault(int(board[row]), []).append(int(g))
     out = {}
-    for groups in by_board.values():
-        for g, f in groups:
-            others = [h for h, f2 in groups if f2 != f]
-            if others and rng.random() < share:
-                out[g] = measured[others[int(rng.integers(len(others)))]]
+    for g, row in zip(group[firsts], firsts):
+        donors = starts.get(int(board[row]), []) if frame[row] > 0 else []
+        if donors and rng.random() < share:
+            out[int(g)] = measured[donors[int(rng.integers(len(donors)))]]
     return out
 
 
@@ -117,16 +117,25 @@ def load(specs: list[str], other_share: float = 0.0):
     """Every file's crops once, with how many times an epoch each is shown (`FILE:K`): repeats are rows drawn again,
     not copies (three copies of the photoreal crops beside the rest took more than the machine's 24 GB)."""
     xs, labels, repeats = [], [], []
+    calibrated_groups = 0
     for spec in specs:
         path, _, repeat = spec.partition(":")
         data = np.load(path)
         x, y, group, colour = data["x"], data["y"].astype(np.int64), data["group"], data["colour"]
         keep = colour >= 0
         by_group = references(x, y, group)
+        calibrated = {}
         if other_share and "board" in data.files:
-            by_group.update(other_frames(data["board"], data["frame"], group,
-                                         measured_references(x, y, group, colour), other_share,
-                                         np.random.default_rng(len(x))))
+            calibrated = calibration_references(data["board"], data["frame"], group,
+                                                measured_references(x, y, group, colour), other_share,
+                                                np.random.default_rng(len(x)))
+            by_group.update(calibrated)
+        if other_share:
+            said = (f"{len(calibrated)} of {len(np.unique(group[keep]))} groups with their board's frame-0 colours"
+                    if "board" in data.files else "no boards recorded (the flat renderer's, or made before "
+                    "strip_data kept them): the frames' own colours only")
+            print(f"{path}: {said}", flush=True)
+        calibrated_groups += len(calibrated)
         # the inputs are built once: each group's strips normalised by the group's own look, as the reader does
         inputs = np.empty((int(keep.sum()), 9, COLOUR_ROWS, STRIP_W), np.float32)
         out_rows = np.cumsum(keep) - 1
@@ -139,6 +148,9 @@ def load(specs: list[str], other_share: float = 0.0):
         labels.append(colour[keep].astype(np.float32))
         repeats.append(np.full(len(inputs), int(repeat or 1)))
         print(f"{path}: {len(inputs)} strips with checkers x {repeat or 1}", flush=True)
+    if other_share and not calibrated_groups:
+        raise SystemExit("--other-frames: no file records its strips' boards and frames (make them again with "
+                         "tools/strip_data.py)")
     return np.concatenate(xs), np.concatenate(labels), np.concatenate(repeats)
 
 
@@ -151,8 +163,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--init", type=Path, help="a .pt state or a shipped .onnx file to start from (fine-tuning)")
     parser.add_argument("--other-frames", type=float, default=0.0,
-                        help="share of the frames (of files that say their boards) shown with the set colours "
-                             "measured on another frame of the board, as a calibrated profile gives them")
+                        help="share of the frames after the first (of files that record their boards) shown with "
+                             "the set colours measured on their board's frame 0, as a calibrated profile gives them")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
     args = parser.parse_args()
