@@ -39,7 +39,8 @@ from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, tray_halves, tray_side, two_colours)
-from companion.vision.strips import BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input, normalisation
+from companion.vision.strips import (BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input, normalisation,
+                                     strip_frames)
 
 NOT_A_POINT = 16
 BOARD_LEAST = 0.5
@@ -92,7 +93,6 @@ class StripReader:
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
         self.plane = Plane.from_corners(corners)
         self.cutter = StripCutter(corners, geometry)
-        self._nudged: tuple[StripCutter, StripCutter] | None = None  # (`_read_doubtful_again`'s, built on demand)
         self.network = _network(str(models / "strips.onnx"))
         self.colour_network = _network(str(models / "strip_colours.onnx"))
         self.trays_model = _tray_model(str(models / "trays.npz"))
@@ -132,19 +132,17 @@ class StripReader:
 
     def _read_doubtful_again(self, image: np.ndarray, p: np.ndarray, norm: tuple[np.ndarray, float]) -> None:
         """Averages into `p` the answers for the doubtful strips cut from corners `NUDGE` px in and out: the
-        answer that holds as the corners move a little. Only the doubtful strips are cut and read, both cuts in one
-        run, so a clear board costs nothing; the two nudged cutters are built on the first doubt and kept, as the
-        reader is, while the corners stay."""
+        answer that holds as the corners move a little. Only the doubtful strips are cut (their maps built for
+        them alone) and read, both cuts in one run, so a clear board costs nothing."""
         doubtful = np.nonzero(p.max(axis=1) < DOUBTFUL)[0]
         if not len(doubtful):
             return
-        if self._nudged is None:
-            corners = np.asarray(self.corners, np.float64)
-            out = corners - corners.mean(axis=0)
-            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-            self._nudged = tuple(StripCutter(tuple(map(tuple, corners + k * NUDGE * out)), self.geometry)
-                                 for k in (-1, 1))
-        strips = np.concatenate([cutter.cut(image, doubtful) for cutter in self._nudged])
+        corners = np.asarray(self.corners, np.float64)
+        out = corners - corners.mean(axis=0)
+        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+        frames = strip_frames(self.geometry)[doubtful]
+        strips = np.concatenate([StripCutter(tuple(map(tuple, corners + k * NUDGE * out)), self.geometry,
+                                             frames).cut(image) for k in (-1, 1)])
         again = self._run(strips, norm)[0]
         n = len(doubtful)
         p[doubtful] = (p[doubtful] + again[:n] + again[n:]) / 3

@@ -136,13 +136,9 @@ class StripCutter:
         image = (image + 0.5) * scale - 0.5
         self._maps = (image[..., 0].astype(np.float32), image[..., 1].astype(np.float32), shrink, len(frames))
 
-    def cut(self, image: np.ndarray, which: np.ndarray | None = None) -> np.ndarray:
-        """The strips of `image` (only strips `which`, when given): (n, STRIP_H, STRIP_W, 3) uint8."""
+    def cut(self, image: np.ndarray) -> np.ndarray:
+        """The strips of `image`: (n, STRIP_H, STRIP_W, 3) uint8."""
         map_x, map_y, shrink, n = self._maps
-        if which is not None:  # the rows of those strips' maps alone: a few strips cost a few strips' remap
-            n = len(which)
-            map_x = map_x.reshape(-1, STRIP_H, STRIP_W)[which].reshape(-1, STRIP_W)
-            map_y = map_y.reshape(-1, STRIP_H, STRIP_W)[which].reshape(-1, STRIP_W)
         src = image
         for _ in range(shrink):
             src = cv2.pyrDown(src)

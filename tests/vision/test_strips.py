@@ -16,7 +16,7 @@ from companion.sim.truth import image_corners
 from companion.vision.calibrate import known_counts, measure
 from companion.vision.geometry import fit_bar
 from companion.vision.profile import Profile
-from companion.vision.strip_reader import FIRST_CHECKER, NUDGE, StripReader
+from companion.vision.strip_reader import FIRST_CHECKER, StripReader
 from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, mm_to_image, strip_frames, strip_grid, strip_pixels
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
@@ -121,14 +121,14 @@ def test_each_strip_is_read_as_cut_and_mirrored_and_the_answers_averaged():
 
 def test_only_the_doubtful_strips_are_read_again_from_nudged_corners_and_averaged():
     """A strip the network doubts (a 5 at 0.6) is cut again with the corners a little in and a little out, and the
-    three answers averaged, both cuts in one run; strips it is sure of are not cut again. Strips picked from a
-    cutter's 26 match the same strips cut with all 26; the nudged cutters are built once and kept."""
+    three answers averaged, both cuts in one run; strips it is sure of are not cut again. Strips cut by their
+    frames alone match the same strips cut with all 26."""
     from companion.vision.strips import normalisation
 
     image, corners = _render(Position.start())
     reader = StripReader(corners)
     strips = reader.cutter.cut(image)
-    assert np.array_equal(reader.cutter.cut(image, np.array([3, 17])), strips[[3, 17]])
+    assert np.array_equal(StripCutter(corners, STANDARD, strip_frames()[[3, 17]]).cut(image), strips[[3, 17]])
     run, looked_again = reader._run, []
 
     def sure_of_five(strips, norm):
@@ -146,14 +146,6 @@ def test_only_the_doubtful_strips_are_read_again_from_nudged_corners_and_average
     assert looked_again == [2]  # strip 0 cut twice, read in one run
     assert np.isclose(p[0, 5], (0.6 + 1 + 1) / 3) and np.isclose(p[0, 4], 0.4 / 3)
     assert np.array_equal(p[1:], before[1:])
-    nudged = reader._nudged
-    out = np.asarray(corners, np.float64) - np.mean(corners, axis=0)
-    out /= np.linalg.norm(out, axis=1, keepdims=True)
-    inward = StripCutter(tuple(map(tuple, np.asarray(corners) - NUDGE * out)), STANDARD).cut(image)
-    assert np.array_equal(nudged[0].cut(image, np.array([0])), inward[[0]])
-    p[0, 5], p[0, 4] = 0.6, 0.4
-    reader._read_doubtful_again(image, p, norm)
-    assert reader._nudged is nudged and looked_again == [2, 2]
 
 
 def test_trays_are_read_only_on_the_board_the_tray_model_learnt():
