@@ -161,8 +161,10 @@ def photoreal_frame(args):
     if label.get("hand") and "occluded" not in label:  # which points a hand hides is not known: leave them out
         counts = [-1] * 26
     rng = np.random.default_rng(seed)
-    board = int(label["board_id"].rsplit("-", 1)[1]) + (HELDOUT_BOARDS if label["board_id"].startswith("heldout") else 0)
-    blocks = [block for _ in range(repeats) for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
+    board = int(label["board_id"].rsplit("-", 1)[1])
+    board += HELDOUT_BOARDS if label["board_id"].startswith("heldout") else 0
+    blocks = [block for _ in range(repeats)
+              for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
     for block in blocks:  # negatives belong to no board: no set's colours are measured on them
         positive = np.any(block["y"] != NOT_A_POINT)
         block["board"] = np.full(len(block["y"]), board if positive else -1)

@@ -80,7 +80,8 @@ def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dic
 
 def measured_references(x: np.ndarray, y: np.ndarray, group: np.ndarray, colour: np.ndarray) -> dict[int, dict]:
     """Per group, each set's colour (Lab) as calibration measures it on a known position: the median over the
-    strips the set covers (`calibrate.measured_colours`), named by the true sets, not by a split."""
+    strips the set covers (`calibrate.measured_colours`; here the bar's halves too), named by the true sets, not by
+    a split."""
     out = {}
     for g in np.unique(group[colour >= 0]):
         rows = np.nonzero(group == g)[0]

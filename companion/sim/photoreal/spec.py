@@ -101,8 +101,8 @@ stacks (`TALL_SHARE`): stacks of six and more were 1.5 % of the training strips 
 boards' miscounts (boards 248-295 keep the tiled design and the usual share)."""
 FIRST_MIXED_TRAIN_BOARD = 332
 """Training boards from this one to `FIRST_TOWER_TRAIN_BOARD` are drawn from all nine training designs with the
-usual share of tall stacks (boards 296-331 keep `TALL_SHARE`): more boards of every design, as each earlier range of them read the
-development boards better."""
+usual share of tall stacks (boards 296-331 keep `TALL_SHARE`): more boards of every design, as each earlier range
+of them read the development boards better."""
 FIRST_TOWER_TRAIN_BOARD = 432
 """Training boards from this one are drawn from all nine training designs, show tall stacks as often as
 `TALL_SHARE` and stack them as towers twice as often (`TOWER_STACKING`): a stack doubled up on its first five
