@@ -65,16 +65,19 @@ def uneven_light(n: int, rng: np.random.Generator) -> np.ndarray:
     return ((light + spot) * (rng.random((n, 1, 1, 1)) < 0.5)).astype(np.float32)
 
 
+def true_samples(x: np.ndarray, y: np.ndarray, rows: np.ndarray) -> dict[int, np.ndarray]:
+    """The checker colour samples (Lab) of one group's strips `rows`, taken where the true counts put checkers
+    (a strip labelled "not a point" as empty)."""
+    dists = np.eye(16)[np.clip(y[rows], 0, 15)]
+    dists[y[rows] >= 16] = np.eye(16)[0]
+    return checker_colours(x[rows], dists, STANDARD)
+
+
 def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
     """Per group, the two sets' colours (Lab) as the reader finds them, from the true counts."""
     out = {}
     for g in np.unique(group):
-        rows = np.nonzero(group == g)[0]
-        counts = np.clip(y[rows], 0, 15)
-        dists = np.eye(16)[counts]
-        dists[y[rows] >= 16] = np.eye(16)[0]
-        samples = checker_colours(x[rows], dists, STANDARD)
-        out[int(g)] = two_colours(list(samples.values()))
+        out[int(g)] = two_colours(list(true_samples(x, y, np.nonzero(group == g)[0]).values()))
     return out
 
 
@@ -85,10 +88,7 @@ def measured_references(x: np.ndarray, y: np.ndarray, group: np.ndarray, colour:
     out = {}
     for g in np.unique(group[colour >= 0]):
         rows = np.nonzero(group == g)[0]
-        counts = np.clip(y[rows], 0, 15)
-        dists = np.eye(16)[counts]
-        dists[y[rows] >= 16] = np.eye(16)[0]
-        samples = checker_colours(x[rows], dists, STANDARD)
+        samples = true_samples(x, y, rows)
         sets = {name: [lab for s, lab in samples.items() if colour[rows[s]] == value]
                 for name, value in (("light", 1), ("dark", 0))}
         if all(sets.values()):
