@@ -88,15 +88,16 @@ def strip_grid(frames: np.ndarray) -> np.ndarray:
     return origin + j * across + i * along
 
 
-def strip_pixels(frames: np.ndarray, homography: np.ndarray) -> np.ndarray:
-    """Where every strip pixel lies in the image under `homography` (mm to image): (n, STRIP_H, STRIP_W, 2),
+def strip_pixels(frames: np.ndarray, homography: np.ndarray, size: tuple[int, int] = (STRIP_H, STRIP_W)) -> np.ndarray:
+    """Where every strip pixel lies in the image under `homography` (mm to image): (n, height, width, 2) for
+    `size` (height, width),
     float32. A strip is an affine grid in mm, so its image is the homography of three vectors per strip, mixed
     per pixel: one pass of multiply-adds over the pixels instead of a grid in mm and a transform of it."""
     h = np.asarray(homography, np.float64)
     origin = np.concatenate([frames[:, 0], np.ones((len(frames), 1))], axis=1) @ h.T
     across, along = frames[:, 1] @ h[:, :2].T, frames[:, 2] @ h[:, :2].T
-    i = (np.arange(STRIP_H, dtype=np.float32) + 0.5)[None, :, None, None]
-    j = (np.arange(STRIP_W, dtype=np.float32) + 0.5)[None, None, :, None]
+    i = (np.arange(size[0], dtype=np.float32) + 0.5)[None, :, None, None]
+    j = (np.arange(size[1], dtype=np.float32) + 0.5)[None, None, :, None]
     point = (origin.astype(np.float32)[:, None, None] + j * across.astype(np.float32)[:, None, None]
              + i * along.astype(np.float32)[:, None, None])
     return point[..., :2] / point[..., 2:]
@@ -119,12 +120,14 @@ class StripCutter:
     geometry: BoardGeometry = STANDARD
     frames: np.ndarray | None = None
     """Strip frames other than the board's own (training jitters them); None for `strip_frames(geometry)`."""
+    size: tuple[int, int] = (STRIP_H, STRIP_W)
+    """Each strip's pixels along and across (the trays' are cut by the same means, at their own size)."""
     _maps: tuple = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         frames = strip_frames(self.geometry) if self.frames is None else self.frames
-        image = strip_pixels(frames, mm_to_image(self.corners, self.geometry))
-        image = image.reshape(len(frames) * STRIP_H, STRIP_W, 2)
+        image = strip_pixels(frames, mm_to_image(self.corners, self.geometry), self.size)
+        image = image.reshape(len(frames) * self.size[0], self.size[1], 2)
         # a strip pixel spans this many image pixels: shrink the image first so each one averages them
         step = np.linalg.norm(image[1::8] - image[:-1:8], axis=2)  # every 8th row's step tells the span as well
         span = float(np.median(step[step < 50])) if np.any(step < 50) else 1.0
@@ -137,13 +140,13 @@ class StripCutter:
         self._maps = (image[..., 0].astype(np.float32), image[..., 1].astype(np.float32), shrink, len(frames))
 
     def cut(self, image: np.ndarray) -> np.ndarray:
-        """The strips of `image`: (n, STRIP_H, STRIP_W, 3) uint8."""
+        """The strips of `image`: (n, height, width, 3) uint8."""
         map_x, map_y, shrink, n = self._maps
         src = image
         for _ in range(shrink):
             src = cv2.pyrDown(src)
         out = cv2.remap(src, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return out.reshape(n, STRIP_H, STRIP_W, 3)
+        return out.reshape(n, *self.size, 3)
 
 
 def normalisation(strips: np.ndarray) -> tuple[np.ndarray, float]:

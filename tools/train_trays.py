@@ -1,0 +1,179 @@
+"""Train the tray network (`companion.vision.trays`) and export it as ONNX.
+
+    python tools/train_trays.py --data /work/data/trays-train.npz --out companion/vision/models/trays.onnx
+    python tools/train_trays.py --evaluate companion/vision/models/trays.onnx --data /work/data/trays-dev.npz
+
+The network reads one tray half (`tools/tray_data.py` cuts them) beside the board's two set colours: how many
+checkers it holds (0-15) and whether they are the first set given. Piles of five lie flat, so past the first
+checker of a pile a count is told by the pile's height, which only a tilted camera shows; the network is asked to
+say how sure it is, and the reader trusts it no further. The sets are shown in either order, as for the colour
+network, so it learns "which of these two", not "light or dark". Held-out boards (a tenth, by board) say how it
+does on boards it was not trained on; `--evaluate` reads a file of other sets' halves with a shipped network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.vision.trays import COUNTS, TRAY_H, TRAY_W  # noqa: E402
+
+
+class TrayNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        widths = (9, 16, 32, 48, 64)
+        layers: list[nn.Module] = []
+        for i in range(4):
+            layers += [nn.Conv2d(widths[i], widths[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(widths[i + 1]),
+                       nn.ReLU(inplace=True)]
+            if i < 3:
+                layers.append(nn.MaxPool2d(2))
+        self.features = nn.Sequential(*layers)
+        # pooled over the whole half, as a count is a sum of checkers seen anywhere in it; where they lie (a
+        # board's design) is what a network that kept the layout learnt instead, and it missed a quarter of the
+        # held-out boards' plain piles
+        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, 64), nn.ReLU(inplace=True),
+                                  nn.Linear(64, COUNTS + 1))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.features(x)
+        out = self.head(torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1))
+        return out[:, :COUNTS], out[:, COUNTS]
+
+
+def inputs_of(data, rows: np.ndarray) -> np.ndarray:
+    """`tray_input` for stored rows: each half normalised by its board's look, beside the two set colours."""
+    import cv2
+
+    x = data["x"][rows].astype(np.float32)
+    mean, std = data["mean"][rows][:, None, None, :], data["std"][rows][:, None, None, None]
+    out = np.empty((len(rows), 9, TRAY_H, TRAY_W), np.float32)
+    out[:, :3] = ((x - mean) / std).transpose(0, 3, 1, 2)
+    for k, name in enumerate(("light", "dark")):
+        bgr = cv2.cvtColor(np.clip(data[name][rows], 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2BGR)[0]
+        planes = (bgr.astype(np.float32) - data["mean"][rows]) / data["std"][rows][:, None]
+        out[:, 3 + 3 * k:6 + 3 * k] = planes[:, :, None, None]
+    return out
+
+
+def report(counts: np.ndarray, first: np.ndarray, y: np.ndarray, colour: np.ndarray, title: str) -> None:
+    """Counts right (all halves, and those holding checkers), sure counts right, colours right."""
+    p = np.exp(counts - counts.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    best = p.argmax(axis=1)
+    held = y > 0
+    sure = p.max(axis=1) >= 0.9
+    colour_right = ((first > 0) == (colour == 1))[colour >= 0]
+    print(f"{title}: counts right {np.mean(best == y):.4f} of {len(y)}; of halves holding checkers "
+          f"{np.mean(best[held] == y[held]):.4f} of {held.sum()} (within one {np.mean(abs(best[held] - y[held]) <= 1):.3f}); "
+          f"sure (0.9) {sure.mean():.3f} of halves, right {np.mean(best[sure] == y[sure]):.4f}; "
+          f"empty read holding {np.sum((best > 0) & ~held)}, holding read empty {np.sum((best == 0) & held)}; "
+          f"colours right {colour_right.mean() if len(colour_right) else float('nan'):.4f}", flush=True)
+
+
+def predict(run, data, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    counts, first = [], []
+    for i in range(0, len(rows), 1024):
+        c, f = run(inputs_of(data, rows[i:i + 1024]))
+        counts.append(c)
+        first.append(f)
+    return np.concatenate(counts), np.concatenate(first)
+
+
+def evaluate(path: Path, data_path: str) -> int:
+    from companion.vision.network import Network
+
+    network = Network(path)
+    data = np.load(data_path)
+    rows = np.arange(len(data["y"]))
+    counts, first = predict(lambda x: tuple(network.outputs(x)), data, rows)
+    report(counts, first, data["y"].astype(np.int64), data["colour"], f"{path.name} on {data_path}")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--holding-weight", type=float, default=4.0,
+                        help="how many times an epoch a half holding checkers is shown (most hold none)")
+    parser.add_argument("--evaluate", type=Path, help="read --data with this exported network, and stop")
+    parser.add_argument("--out", type=Path,
+                        default=Path(__file__).resolve().parents[1] / "companion/vision/models/trays.onnx")
+    args = parser.parse_args()
+    if args.evaluate:
+        return evaluate(args.evaluate, args.data)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    data = dict(np.load(args.data))
+    y, colour, board = data["y"].astype(np.int64), data["colour"].astype(np.int64), data["board"]
+    held = board % 10 == 3  # whole boards held out: a board's other frames must not teach its look
+    weight = np.where(y > 0, args.holding_weight, 1.0)
+    train_rows = np.repeat(np.nonzero(~held)[0], np.round(weight[~held]).astype(int))
+    val_rows = np.nonzero(held)[0]
+    print(f"{(~held).sum()} training halves ({np.sum(y[~held] > 0)} holding checkers), {held.sum()} held out",
+          flush=True)
+    model = TrayNet()
+    steps = args.epochs * (len(train_rows) // args.batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    start = time.perf_counter()
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(train_rows)
+        for b in range(len(order) // args.batch):
+            rows = np.sort(order[b * args.batch:(b + 1) * args.batch])
+            inputs = torch.from_numpy(inputs_of(data, rows))
+            first = (colour[rows] == 1).astype(np.float32)
+            swap = rng.random(len(rows)) < 0.5  # the two sets in either order: only "which of the two" is learnt
+            inputs[swap, 3:6], inputs[swap, 6:9] = inputs[swap, 6:9].clone(), inputs[swap, 3:6].clone()
+            first[swap] = 1 - first[swap]
+            # the colours swapped round, the same way in the half and in both sets: checkers of colours no training
+            # board had, their relation to the sets kept
+            for k in np.nonzero(rng.random(len(rows)) < 0.5)[0]:
+                order = rng.permutation(3)
+                for start in (0, 3, 6):
+                    inputs[k, start:start + 3] = inputs[k, start:start + 3][order]
+            inputs[:, 3:] += torch.from_numpy(rng.normal(0, 0.1, (len(rows), 6, 1, 1)).astype(np.float32))
+            inputs[:, :3] *= torch.from_numpy(rng.uniform(0.8, 1.2, (len(rows), 1, 1, 1)).astype(np.float32))
+            inputs[:, :3] += torch.from_numpy(rng.normal(0, 0.15, (len(rows), 3, 1, 1)).astype(np.float32))
+            inputs[:, :3] += torch.from_numpy(rng.normal(0, 0.05, (len(rows), 3, TRAY_H, TRAY_W)).astype(np.float32))
+            counts, first_logit = model(inputs)
+            has = torch.from_numpy(colour[rows] >= 0)
+            loss = F.cross_entropy(counts, torch.from_numpy(y[rows]))
+            if has.any():
+                loss = loss + 0.5 * F.binary_cross_entropy_with_logits(first_logit[has], torch.from_numpy(first)[has])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        model.eval()
+        with torch.no_grad():
+            counts, first = predict(lambda x: tuple(t.numpy() for t in model(torch.from_numpy(x))), data, val_rows)
+        report(counts, first, y[val_rows], colour[val_rows],
+               f"epoch {epoch + 1}/{args.epochs} ({time.perf_counter() - start:.0f} s), held-out boards")
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 9, TRAY_H, TRAY_W), str(args.out), input_names=["halves"],
+                      output_names=["counts", "first_set"],
+                      dynamic_axes={"halves": {0: "n"}, "counts": {0: "n"}, "first_set": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    print(f"saved {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
