@@ -18,7 +18,9 @@ A point is *right* when the best guess is the true count and colour; a frame is 
 and both bar halves are. *Refused*: frames whose board confidence is under `GIVEN_LEAST`, which `companion read`
 refuses even with the corners given; also counted, frames under `BOARD_LEAST` (refused where no corners were given).
 Points a hand hides (the label's `occluded`) are not judged; frames with a hand are also reported apart, and how
-often the reading says `busy` (something over the board) on frames with a hand and without one.
+often the reading says `busy` (something over the board) on frames with a hand and without one. The trays, where
+read: each player's borne-off count as the referee gets it (the home side, by the true orientation), how many are
+right (of those holding checkers too), and how many of those read surely are wrong.
 
 The referee's view: a frame whose position people reached in a real match (about half of them: the generator
 draws positions from `../shared/data/matches`) comes with the position before that play and its dice. Where the
@@ -52,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.referee import Command, DiceReading, IllegalPlay, Referee, UserCommand  # noqa: E402
 from companion.referee.inference import Fit, infer_play  # noqa: E402
+from companion.referee.observations import CONFIDENT  # noqa: E402
 from companion.rules import MatchState, Position, Roll  # noqa: E402
 from companion.sim.photoreal.spec import match_plays  # noqa: E402
 from companion.sim.render import Scene  # noqa: E402
@@ -89,9 +92,14 @@ def judge(reading, orient, label) -> dict:
         bar_right &= ok
         if not ok:
             wrong.append(("bar top" if top else "bar bottom", truth, (half.colour, half.count)))
+    # the trays, where read: each player's borne-off count as the referee gets it (the home side, by the orientation)
+    off = reading.to_board_reading(orient).off
+    trays = None if off is None else [
+        {"true": int(label["off"][player]), "read": slot.count, "confidence": round(slot.confidence, 3)}
+        for player, slot in enumerate(off)]
     return {"points_right": points_right, "points_seen": seen, "bar_right": bar_right,
             "full": points_right == seen and bar_right,
-            "wrong": wrong, "board": round(reading.board, 3)}
+            "wrong": wrong, "board": round(reading.board, 3), "trays": trays}
 
 
 def plays_reaching() -> dict[tuple[str, int], tuple[str, tuple[int, int]]]:
@@ -272,6 +280,14 @@ def report(results: list[dict], args, times) -> None:
     clear = [r for r in results if not r["hand"]]
     print(f"busy (something over the board): said on {sum(r['busy'] for r in hands)} of {len(hands)} frames with "
           f"a hand, and on {sum(r['busy'] for r in clear)} of {len(clear)} without one")
+    halves = [t for r in results if r.get("trays") for t in r["trays"]]
+    if halves:
+        holding = [t for t in halves if t["true"]]
+        sure = [t for t in halves if t["confidence"] >= CONFIDENT]
+        print(f"trays (each player's borne-off checkers): right {sum(t['read'] == t['true'] for t in halves)} of "
+              f"{len(halves)}; of those holding checkers {sum(t['read'] == t['true'] for t in holding)} of "
+              f"{len(holding)}; read surely ({CONFIDENT}) {len(sure)}, of them wrong "
+              f"{sum(t['read'] != t['true'] for t in sure)}")
     judged = [r["referee"] for r in results if r.get("referee")]
     if judged:
         kinds = ("identified", "asks", "asks, true play missing", "waits", "accuses", "wrong")

@@ -139,9 +139,14 @@ def flip(read, confidence_scale: float = FLIPPED_CONFIDENCE):
 
 OFF_NONE = 0.8
 """The chance that a set has no checker borne off, before the trays are looked at: most positions of a match are
-played before the bear-off. The trays themselves are not asked: on boards not the simulator's they are cut by the
-standard geometry and read wrong too often to count (every tray read as holding checkers on the photoreal
-development frames was wrong)."""
+played before the bear-off."""
+
+
+def off_prior() -> np.ndarray:
+    """P(k checkers of a set borne off), k = 0..15, before the trays are looked at."""
+    return np.where(np.arange(CHECKERS + 1) == 0, OFF_NONE, (1 - OFF_NONE) / CHECKERS)
+
+
 COUNT_FLOOR = 1e-4
 """No count is ruled out entirely by one strip's look: a tower's fifth checker may hide five more."""
 COLOUR_CAP = 0.98
@@ -149,12 +154,14 @@ COLOUR_CAP = 0.98
 before it is made to vanish."""
 
 
-def counts_making_fifteen(dists: np.ndarray, light: Sequence[float]) -> list[tuple[str | None, int]]:
+def counts_making_fifteen(dists: np.ndarray, light: Sequence[float],
+                          off: np.ndarray | None = None) -> list[tuple[str | None, int]]:
     """The most likely counts and sets of all 26 places (24 points, then the two bar halves) together, such that
     each set has 15 checkers once its borne-off ones are added: each strip's own distribution over 0..15 (`dists`,
     26x16) says how likely each count is, `light` how likely its checkers are the light set (0.5: no idea), and
-    the checkers not on the board are borne off, none with chance `OFF_NONE`. A dynamic programme over the places,
-    its state the checkers of each set so far. Returns (colour, count) a place, (None, 0) where empty."""
+    the checkers not on the board are borne off: `off` (2x16) says how likely each count borne off is for the light
+    and the dark set (as the trays were read), else `off_prior` for both. A dynamic programme over the places, its
+    state the checkers of each set so far. Returns (colour, count) a place, (None, 0) where empty."""
     n = CHECKERS
     # a NaN says nothing: it must not win an argmax
     log_p = np.log(np.maximum(np.nan_to_num(np.asarray(dists, np.float64)[:, :n + 1]), COUNT_FLOOR))
@@ -173,8 +180,9 @@ def counts_making_fifteen(dists: np.ndarray, light: Sequence[float]) -> list[tup
             padded[:n + 1, before].transpose(1, 0, 2) + (log_p[place, 1:] + np.log(1 - chance))[:, None, None]])
         choices.append(np.argmax(options, axis=0))  # 0 empty, 1..n light, n+1..2n dark
         best[...] = options.max(axis=0)
-    off = np.where(np.arange(n + 1) == n, np.log(OFF_NONE), np.log((1 - OFF_NONE) / n))  # by checkers on the board
-    total = best + off[:, None] + off[None, :]  # finite: all places empty is always a choice
+    chances = np.vstack([off_prior(), off_prior()]) if off is None else np.asarray(off, np.float64)
+    by_on_board = np.log(np.maximum(chances[:, ::-1], COUNT_FLOOR))  # k on the board: 15 - k borne off
+    total = best + by_on_board[0][:, None] + by_on_board[1][None, :]  # finite: all places empty is always a choice
     light_on, dark_on = np.unravel_index(int(np.argmax(total)), total.shape)
     out: list[tuple[str | None, int]] = []
     for which in reversed(choices):
@@ -232,5 +240,5 @@ def two_sets(samples: Sequence[np.ndarray], lightness_weight: float = 0.5) -> di
     return {"light": a, "dark": b} if a[0] >= b[0] else {"light": b, "dark": a}
 
 
-__all__ = ["ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "counts_making_fifteen", "flip", "stacks_to_flip",
-           "too_many", "two_sets"]
+__all__ = ["ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "counts_making_fifteen", "flip", "off_prior",
+           "stacks_to_flip", "too_many", "two_sets"]

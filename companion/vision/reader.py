@@ -83,8 +83,9 @@ class ImageReading:
     bar: tuple[HalfRead, HalfRead]
     """Top half, bottom half."""
     trays: dict[str, tuple[HalfRead, HalfRead]] | None
-    """{side: (top half, bottom half)} for the trays' side ('left' or 'right'); None when the trays are not in
-    the picture."""
+    """{side: (top half, bottom half)} for the trays' side ('left' or 'right'), or for both sides where the
+    reader does not know which it is (the orientation picks it: `to_board_reading`); None when the trays are not
+    in the picture."""
     colours: dict[str, tuple[float, float, float]]
     """The mean BGR of each set as seen."""
     busy: str | None = None
@@ -106,10 +107,13 @@ class ImageReading:
         return counts
 
     def off_counts(self) -> dict[str, int] | None:
-        if self.trays is None:
+        """Checkers seen borne off, per set: on the trays' side, or where both sides were read, the side holding
+        more (the other is a frame or a table)."""
+        halves_read = home_halves(self.trays)
+        if halves_read is None:
             return None
         counts = {c: 0 for c in COLOURS}
-        for halves in self.trays.values():
+        for halves in halves_read.values():
             for half in halves:
                 if half.colour is not None:
                     counts[half.colour] += half.count
@@ -146,6 +150,14 @@ class ImageReading:
                     trays[player] = _side_slot(player, half, orientation)
                 off = (trays[0], trays[1])
         return BoardReading(tuple(slots), (bar[0], bar[1]), off, self.time, self.mended)
+
+
+def home_halves(trays: dict[str, tuple[HalfRead, HalfRead]] | None) -> dict[str, tuple[HalfRead, HalfRead]] | None:
+    """`trays` cut to one side: where both sides were read, the side whose halves hold more checkers."""
+    if not trays or len(trays) == 1:
+        return trays
+    side = max(sorted(trays), key=lambda s: sum(half.count for half in trays[s]))
+    return {side: trays[side]}
 
 
 def _side_slot(player: int, half: HalfRead, orientation: Orientation) -> SlotReading:

@@ -7,8 +7,10 @@ the 24 points: learned from strips cut where no board is, so an empty board is a
 Colours are the two sets found among the first checkers of each occupied point (split by the lightest and darkest,
 or, where that names more than 15 of a set, by `checker_sets.two_sets`), or the sets the profile learnt from the
 starting position; a colour network names each stack's set beside them, and no set may read over 15
-(`checker_sets`). Last, the counts and sets of all places are chosen together so that each set makes 15 with its
-borne-off checkers (`checker_sets.counts_making_fifteen`), unless a hand hides some.
+(`checker_sets`). The trays of a measured board are cut by its own geometry and read by the tray network
+(`companion.vision.trays`). Last, the counts and sets of all places are chosen together so that each set makes 15
+with its borne-off checkers as the trays were read (`checker_sets.counts_making_fifteen`), unless a hand hides
+some.
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
 covered by something, and the reading is `busy` (the photoreal training strips a hand hides are labelled "not a
@@ -17,7 +19,7 @@ point"): one point surely so, or two neighbours that both may be (`covered_point
 hand over the bar or a tray alone is not seen.
 
 It gives the same `ImageReading` as `companion.vision.reader.BoardReader`, which it replaces where the board is not
-the simulator's (its trays and the dice still use the plane of `companion.vision.plane`).
+the simulator's (the simulator's trays and the dice still use the plane of `companion.vision.plane`).
 """
 
 from __future__ import annotations
@@ -32,15 +34,16 @@ import numpy as np
 from companion.rules.layout import STANDARD, BoardGeometry
 from companion.vision.adapt import Head
 from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, ColourEvidence, Stack, counts_making_fifteen, flip,
-                                          stacks_to_flip, too_many, two_sets)
+                                           off_prior, stacks_to_flip, too_many, two_sets)
 from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, empty_sureness, similarity
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
-                                     _tray_rect, tray_halves, tray_side, two_colours)
+                                     _tray_rect, home_halves, tray_halves, tray_side, two_colours)
 from companion.vision.strips import (BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input, normalisation,
                                      strip_frames)
+from companion.vision.trays import HALVES, tray_cutter, tray_input
 
 NOT_A_POINT = 16
 BOARD_LEAST = 0.5
@@ -71,7 +74,7 @@ COVERED_MOST = 12
 not a hand."""
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _network(path: str) -> Network:
     return Network(Path(path))
 
@@ -95,7 +98,11 @@ class StripReader:
         self.cutter = StripCutter(corners, geometry)
         self.network = _network(str(models / "strips.onnx"))
         self.colour_network = _network(str(models / "strip_colours.onnx"))
-        self.trays_model = _tray_model(str(models / "trays.npz"))
+        # the simulator's standard board has its trays read by the tray model it learnt; a measured one by the network
+        self.measured = geometry != STANDARD
+        self.trays_model = None if self.measured else _tray_model(str(models / "trays.npz"))
+        self.tray_network = _network(str(models / "trays.onnx")) if self.measured else None
+        self.tray_cutter = tray_cutter(corners, geometry) if self.measured else None
         self.known_colours = None if not colours else {
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
             for name, bgr in colours.items()}
@@ -210,17 +217,17 @@ class StripReader:
                 break
         _, centres, points, bar, p_light = best
         lap("colours")
-        # the tray model learnt the simulator's board: on a board measured otherwise its trays are cut by a guess
-        # (every tray it read as holding checkers on the photoreal development boards was wrong, and sure wrong
-        # trays kept the referee from 5 of 99 plays the points told), so they are left unread: the reading then
-        # counts as borne off what it does not see, and the referee asks where no play could bear that off
-        trays = self._read_trays(image, centres) if self.geometry == STANDARD else None
+        # the tray model learnt the simulator's board, cut by its standard plane; a board measured otherwise has
+        # its trays cut by its own geometry and read by the tray network (every tray the model read as holding
+        # checkers on the photoreal development boards was wrong)
+        trays, off = (self._read_measured_trays(image, norm, centres) if self.measured
+                      else (self._read_trays(image, centres), None))
         lap("trays")
-        points, bar = _at_most_fifteen(points, bar, trays, samples, centres, p_light)
+        points, bar = _at_most_fifteen(points, bar, home_halves(trays), samples, centres, p_light)
         busy = covered_points(p)
         mended = False
         if busy is None:  # only on a clear board: where a hand hides checkers, the seen ones need not make fifteen
-            made = _fifteen_a_side(points, bar, dists, p_light)
+            made = _fifteen_a_side(points, bar, dists, p_light, off)
             mended = made != (points, bar)
             points, bar = made
         lap("fifteen")
@@ -253,6 +260,31 @@ class StripReader:
             return None
         top, bottom = tray_halves(image, self.plane, side)
         return {side: (_tray_half(top, centres, self.trays_model), _tray_half(bottom, centres, self.trays_model))}
+
+    def _read_measured_trays(self, image: np.ndarray, norm: tuple[np.ndarray, float], centres: dict[str, np.ndarray]
+                             ) -> tuple[dict[str, tuple[HalfRead, HalfRead]], np.ndarray]:
+        """Both sides' tray halves read by the tray network, or the profile's side only, and how likely each count
+        borne off is per set (`off_chances`). Without a profile the side is left to whoever knows the orientation
+        (`ImageReading.to_board_reading`): from the picture alone (`tray_side`) it was right on about two
+        photoreal frames in three."""
+        counts, first = self.tray_network.outputs(tray_input(self.tray_cutter.cut(image), centres["light"],
+                                                             centres["dark"], norm))
+        e = np.exp(counts.astype(np.float64) - counts.max(axis=1, keepdims=True))
+        dists = e / e.sum(axis=1, keepdims=True)
+        p_light = 1 / (1 + np.exp(-np.clip(first.astype(np.float64), -30, 30)))
+        found: dict[str, list[HalfRead]] = {}
+        for k, (side, _) in enumerate(HALVES):
+            count, low, high = _spread(dists[k])
+            colour = None if count == 0 else "light" if p_light[k] >= 0.5 else "dark"
+            sure = min(float(dists[k, count]), TRAYS_SURE_AT_MOST)
+            found.setdefault(side, []).append(HalfRead(colour, count, sure, low, high))
+        sides = {side: (halves[0], halves[1]) for side, halves in found.items()}
+        if self.trays in sides:
+            rows = [k for k, (side, _) in enumerate(HALVES) if side == self.trays]
+            return {self.trays: sides[self.trays]}, off_chances(dists[rows], p_light[rows])
+        expected = dists @ np.arange(dists.shape[1])
+        rows = max(([0, 1], [2, 3]), key=lambda r: float(expected[r].sum()))  # the side holding more
+        return sides, off_chances(dists[rows], p_light[rows])
 
 
 def checker_colours(strips: np.ndarray, dists: np.ndarray, geometry: BoardGeometry) -> dict[int, np.ndarray]:
@@ -335,13 +367,34 @@ def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
     return tuple(flip(read) if s in flipped else read for s, read in enumerate(points)), bar
 
 
-def _fifteen_a_side(points, bar, dists, p_light):
+TRAYS_SURE_AT_MOST = 0.5
+"""A tray half read by the tray network is never sure (the referee's line is 0.8): a twentieth of its sure readings
+on the development boards were wrong, and they kept the referee from plays the points told. Its counts still
+make each set fifteen (`off_chances`) and are reported."""
+TRAYS_TRUSTED = 0.8
+"""How far the counts are made fifteen by the trays as read; the rest by `off_prior` (a tray network wrong surely
+must not move a point's count on its own)."""
+
+
+def off_chances(dists: np.ndarray, p_light: np.ndarray) -> np.ndarray:
+    """P(k borne off), k = 0..15, for the light and the dark set, from the two halves of the trays' side (`dists`
+    2x16, `p_light` each half's chance that its checkers are the light set): the halves are the two sets', which is
+    which told by the halves that hold checkers."""
+    holding = 1.0 - dists[:, 0]
+    weight = float(holding.sum())
+    first_light = 0.5 if weight < 1e-6 else float((holding[0] * p_light[0] + holding[1] * (1 - p_light[1])) / weight)
+    light = first_light * dists[0] + (1 - first_light) * dists[1]
+    dark = first_light * dists[1] + (1 - first_light) * dists[0]
+    return TRAYS_TRUSTED * np.vstack([light, dark]) + (1 - TRAYS_TRUSTED) * off_prior()[None, :]
+
+
+def _fifteen_a_side(points, bar, dists, p_light, off=None):
     """The reading with the counts that together make fifteen a set, the borne-off ones included
     (`checker_sets.counts_making_fifteen`); a place so changed is less sure: the whole board chose its count. The
     colour chances are the colour network's (every place holding checkers has one), so a stack `_at_most_fifteen`
     renamed may be renamed back; a bar half may change set too, and the referee then takes it as unsure."""
     places = (*points, *bar)
-    best = counts_making_fifteen(dists, [p_light.get(s, 0.5) for s in range(len(places))])
+    best = counts_making_fifteen(dists, [p_light.get(s, 0.5) for s in range(len(places))], off)
     out = []
     for read, (colour, count) in zip(places, best):
         if (read.colour if read.count else None, read.count) == (colour, count):
@@ -393,5 +446,5 @@ def _neighbours(slots: np.ndarray) -> bool:
     return any(s + 1 in taken and (s < 12) == (s + 1 < 12) for s in taken)
 
 
-__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "StripReader", "checker_colours", "covered_points",
-           "colour_input"]
+__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED",
+           "StripReader", "checker_colours", "colour_input", "covered_points", "off_chances"]

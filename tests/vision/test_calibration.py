@@ -311,7 +311,7 @@ def test_a_stack_the_reader_doubts_is_said_not_refused_but_a_second_is_refused(m
 
     # the fifteen-a-side rule and the second look from nudged corners would mend these misreads before
     # calibration saw them: here it is what calibration makes of a doubt that reaches it
-    monkeypatch.setattr(strip_reader, "_fifteen_a_side", lambda points, bar, dists, p_light: (points, bar))
+    monkeypatch.setattr(strip_reader, "_fifteen_a_side", lambda points, bar, dists, p_light, off: (points, bar))
     monkeypatch.setattr(StripReader, "_read_doubtful_again", lambda self, image, p, norm: None)
     monkeypatch.setattr(StripReader, "_run", doubting(fives[:1]))
     result = calibrate(image, corners=corners, markers=False)

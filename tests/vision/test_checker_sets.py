@@ -119,6 +119,33 @@ def test_the_counts_making_fifteen_mend_a_stack_read_one_too_many_or_too_few():
     assert counts_making_fifteen(dists, colours_of(short)) == short
 
 
+def test_the_trays_as_read_decide_between_a_checker_borne_off_and_one_more_on_a_point():
+    """A lone light checker read as two (the false accusation of session 29: one checker beside the tray in a
+    bear-off): with no trays, two on the point and one fewer borne off is as likely as the reading; the trays read
+    as holding three light checkers make it one."""
+    places = list(START_PLACES)
+    places[0] = ("light", 1)  # light: 1 + 5 + 3 + 3, 12 on the board, 3 borne off
+    places[18] = ("light", 3)
+    read = seen_as(places)
+    read[0, 1], read[0, 2] = 0.35, 0.55  # the lone checker read as two, one not unlikely
+    as_read = list(places)
+    as_read[0] = ("light", 2)
+    assert counts_making_fifteen(read, colours_of(places)) == as_read
+    trays = np.full((2, 16), 0.001)
+    trays[0, 3], trays[1, 0] = 0.95, 0.95  # three light checkers borne off, no dark one
+    assert counts_making_fifteen(read, colours_of(places), strip_reader.off_chances(
+        trays, np.array([1.0, 0.5]))) == places
+
+
+def test_the_trays_halves_are_the_two_sets_which_is_which_told_by_a_half_holding_checkers():
+    holding_two, empty = np.eye(16)[2], np.eye(16)[0]
+    light, dark = strip_reader.off_chances(np.vstack([empty, holding_two]), np.array([0.5, 0.1]))  # the second dark
+    assert np.argmax(light) == 0 and np.argmax(dark) == 2
+    light, dark = strip_reader.off_chances(np.vstack([empty, holding_two]), np.array([0.5, 0.9]))
+    assert np.argmax(light) == 2 and np.argmax(dark) == 0
+    assert np.allclose(light.sum(), 1) and np.allclose(dark.sum(), 1)
+
+
 def test_checkers_missing_from_the_board_are_borne_off_unless_a_strip_says_otherwise():
     places = list(START_PLACES)
     places[18] = ("light", 1)  # four light checkers borne off, the strips sure of it

@@ -148,14 +148,6 @@ def test_only_the_doubtful_strips_are_read_again_from_nudged_corners_and_average
     assert np.array_equal(p[1:], before[1:])
 
 
-def test_trays_are_read_only_on_the_board_the_tray_model_learnt():
-    """The simulator's board (standard geometry) has its trays read; a board whose bar was measured otherwise has
-    none: its trays would be cut by a guess."""
-    image, corners = _render(Position.start())
-    assert StripReader(corners, trays="right").read(image).trays is not None
-    assert StripReader(corners, STANDARD.with_bar(0.09), trays="right").read(image).trays is None
-
-
 def test_the_board_test_tells_a_board_from_noise():
     image, corners = _render(Position.start())
     noise = np.random.default_rng(0).integers(0, 255, image.shape, dtype=np.uint8)
