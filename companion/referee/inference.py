@@ -94,7 +94,9 @@ def infer_play(before: Position, roll: Roll, reading: BoardReading, mover: int,
             matches = tuple(p for p in plays if agrees(p.result_key, bounds))
             if agrees(bytes(before.player + before.opponent), bounds):
                 return Inference(Fit.UNCHANGED, matches)  # renamed, the board may not have moved at all
-            if len(matches) != 1:
+            if len(matches) != 1 or reading.mended:
+                # one guess on another: a reading the camera made whole by inference, its sets then renamed by the
+                # rules, took a wrong play on a metal-checker development board (nine stacks of the wrong set)
                 matches = ()
     if not matches:
         return Inference(Fit.NONE, ())

@@ -196,3 +196,17 @@ def test_a_reading_whose_sets_the_rules_named_is_taken_only_when_one_play_fits_i
     named = sets_the_rules_force(start, unsure, 0)
     assert named is not None and sum(agrees(p.result_key, key_bounds(named, 0)) for p in start.legal_plays(Roll(6, 4))) > 1
     assert infer_play(start, Roll(6, 4), unsure, 0).fit is Fit.NONE
+
+
+def test_a_reading_the_camera_mended_is_not_renamed_by_the_rules_into_a_play():
+    """The rules rename sets only on a reading as the camera saw it: one it already made whole by inference
+    (`mended`) and whose sets the rules must also rename is two guesses deep, and gives no play (the referee asks);
+    the same reading unmended gives the play."""
+    start = Position.start()
+    after = start.play("24/14", 6, 4).position.swap()
+    swapped = BoardReading.from_position(after, 0)
+    swapped = swapped.with_point(7, SlotReading(1, 3)).with_point(16, SlotReading(0, 3))  # both 8-points, swapped
+    assert infer_play(start, Roll(6, 4), swapped, 0).fit is Fit.PLAY
+    assert infer_play(start, Roll(6, 4), replace(swapped, mended=True), 0).fit is Fit.NONE
+    # a mended reading that fits a play without renaming still gives it
+    assert infer_play(start, Roll(6, 4), replace(BoardReading.from_position(after, 0), mended=True), 0).fit is Fit.PLAY
