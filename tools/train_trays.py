@@ -71,7 +71,8 @@ def report(counts: np.ndarray, first: np.ndarray, y: np.ndarray, colour: np.ndar
     sure = p.max(axis=1) >= 0.9
     colour_right = ((first > 0) == (colour == 1))[colour >= 0]
     print(f"{title}: counts right {np.mean(best == y):.4f} of {len(y)}; of halves holding checkers "
-          f"{np.mean(best[held] == y[held]):.4f} of {held.sum()} (within one {np.mean(abs(best[held] - y[held]) <= 1):.3f}); "
+          f"{np.mean(best[held] == y[held]):.4f} of {held.sum()} "
+          f"(within one {np.mean(abs(best[held] - y[held]) <= 1):.3f}); "
           f"sure (0.9) {sure.mean():.3f} of halves, right {np.mean(best[sure] == y[sure]):.4f}; "
           f"empty read holding {np.sum((best > 0) & ~held)}, holding read empty {np.sum((best == 0) & held)}; "
           f"colours right {colour_right.mean() if len(colour_right) else float('nan'):.4f}", flush=True)

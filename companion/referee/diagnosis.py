@@ -37,11 +37,11 @@ def diagnose(before: Position, roll: Roll, after: tuple[list[int], list[int]],
 
 
 def sure_where_it_differs(reading: BoardReading, nearest: tuple[Play, ...], mover: int, threshold: float) -> bool:
-    """Whether every point and bar slot where the reading's best guess differs from the result of a nearest legal
-    play (of `nearest`, as `diagnose` names them, those with the fewest checkers out of place) was read surely; True
-    when there is none to compare. Where it is not, the referee does not call the play illegal: a misread checker
-    is likelier. It errs towards asking: an unsure slot that differs, even beside a sure one that no legal play
-    allows, is enough."""
+    """Whether every point, bar and tray slot (the trays where they were read) where the reading's best guess
+    differs from the result of a nearest legal play (of `nearest`, as `diagnose` names them, those with the fewest
+    checkers out of place) was read surely; True when there is none to compare. Where it is not, the referee does
+    not call the play illegal: a misread checker is likelier. It errs towards asking: an unsure slot that differs,
+    even beside a sure one that no legal play allows, is enough."""
     if not nearest:
         return True
     zero, one = reading.best_guess()
@@ -55,8 +55,11 @@ def sure_where_it_differs(reading: BoardReading, nearest: tuple[Play, ...], move
         if out_of_place > min(misplaced):
             continue
         result = BoardReading.from_position(play.position, 1 - mover)  # a play's position: the opponent's side
+        # an unsure tray that makes the position whole must not carry an accusation either
+        trays = (tuple(reading.off), tuple(result.off or ())) if reading.off is not None else ((), ())
         if any(seen(read) != seen(legal) and read.confidence < threshold
-               for read, legal in zip((*reading.points, *reading.bar), (*result.points, *result.bar))):
+               for read, legal in zip((*reading.points, *reading.bar, *trays[0]),
+                                      (*result.points, *result.bar, *trays[1]))):
             return False
     return True
 

@@ -67,7 +67,8 @@ class SlotReading:
 class BoardReading:
     """Every slot of the board as read: 24 points (player 0's numbering), the bar and the trays per player.
 
-    `off` is None when the trays are not visible; the referee then counts borne-off checkers as the rest.
+    `off` is None when the trays are not visible; the referee then counts borne-off checkers as the rest. Trays read
+    unsurely (as the tray network's always are) are no evidence to accuse on (`diagnosis.sure_where_it_differs`).
     `mended`: the reader changed some place so that each set makes fifteen: whole by inference, not as seen.
     """
 

@@ -12,9 +12,9 @@ explains the surplus, or where the trays show the other set has no room.
 
 The rule says more than "at most": each set has exactly 15 on the points, the bar and the trays together.
 `counts_making_fifteen` reads the whole board at once: the counts and sets of all places that are likeliest
-together, given each strip's distribution over counts, each stack's colour evidence and a prior on checkers borne
-off. A 5 read 6, a tower's hidden sixth checker, a lone checker read empty: each is mended where the strip's own
-second guess makes the set whole.
+together, given each strip's distribution over counts, each stack's colour evidence and the checkers borne off (the
+trays as read, or a prior). A 5 read 6, a tower's hidden sixth checker, a lone checker read empty: each is
+mended where the strip's own second guess makes the set whole.
 
 The two sets' colours themselves come from the stacks' samples; when the usual split (by the lightest and the
 darkest sample) names more than 15 of a set, `two_sets` splits them again, robust to glare spots and to metal

@@ -41,9 +41,11 @@ from companion.vision.network import Network
 from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, home_halves, tray_halves, tray_side, two_colours)
-from companion.vision.strips import (BEFORE, PX_PER_POINT, STRIP_W, StripCutter, network_input, normalisation,
-                                     strip_frames)
-from companion.vision.trays import HALVES, tray_cutter, tray_input
+from companion.vision.strips import (BEFORE, PX_PER_POINT, STRIP_W, StripCutter, mm_to_image, network_input,
+                                     normalisation, strip_frames)
+from companion.vision.trays import BEFORE as TRAY_BEFORE
+from companion.vision.trays import HALVES, tray_cutter, tray_frames, tray_input
+from companion.vision.trays import PX_PER_POINT as TRAY_PX_PER_POINT
 
 NOT_A_POINT = 16
 BOARD_LEAST = 0.5
@@ -90,7 +92,9 @@ class StripReader:
     def __init__(self, corners: Corners, geometry: BoardGeometry = STANDARD, *, trays: str | None = None,
                  colours: dict[str, tuple[float, float, float]] | None = None, head: Head | None = None,
                  empty_looks: EmptyLooks | None = None, models: Path = MODELS) -> None:
-        """`colours`: each set's BGR as calibration saw it (the profile's), or None to find them per image.
+        """`trays`: the trays' side, the profile's; None reads both sides of a measured board (the orientation
+        picks one) or guesses the side of the simulator's board (`tray_side`).
+        `colours`: each set's BGR as calibration saw it (the profile's), or None to find them per image.
         `head`: the network's last layer as calibration adapted it to this board (`companion.vision.adapt`).
         `empty_looks`: what this board's points look like empty (`companion.vision.empty_looks`)."""
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
@@ -103,6 +107,7 @@ class StripReader:
         self.trays_model = None if self.measured else _tray_model(str(models / "trays.npz"))
         self.tray_network = _network(str(models / "trays.onnx")) if self.measured else None
         self.tray_cutter = tray_cutter(corners, geometry) if self.measured else None
+        self._tray_corners = tray_corners(corners, geometry) if self.measured else None
         self.known_colours = None if not colours else {
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
             for name, bgr in colours.items()}
@@ -223,7 +228,8 @@ class StripReader:
         trays, off = (self._read_measured_trays(image, norm, centres) if self.measured
                       else (self._read_trays(image, centres), None))
         lap("trays")
-        points, bar = _at_most_fifteen(points, bar, home_halves(trays), samples, centres, p_light)
+        # the tray network's counts are never sure: they make the counts fifteen below, but take no room here
+        points, bar = _at_most_fifteen(points, bar, None if self.measured else trays, samples, centres, p_light)
         busy = covered_points(p)
         mended = False
         if busy is None:  # only on a clear board: where a hand hides checkers, the seen ones need not make fifteen
@@ -262,11 +268,20 @@ class StripReader:
         return {side: (_tray_half(top, centres, self.trays_model), _tray_half(bottom, centres, self.trays_model))}
 
     def _read_measured_trays(self, image: np.ndarray, norm: tuple[np.ndarray, float], centres: dict[str, np.ndarray]
-                             ) -> tuple[dict[str, tuple[HalfRead, HalfRead]], np.ndarray]:
+                             ) -> tuple[dict[str, tuple[HalfRead, HalfRead]] | None, np.ndarray | None]:
         """Both sides' tray halves read by the tray network, or the profile's side only, and how likely each count
-        borne off is per set (`off_chances`). Without a profile the side is left to whoever knows the orientation
-        (`ImageReading.to_board_reading`): from the picture alone (`tray_side`) it was right on about two
-        photoreal frames in three."""
+        borne off is per set (`off_chances`); (None, None) where the trays are not in the picture. Without a
+        profile the side is left to whoever knows the orientation (`ImageReading.to_board_reading`): from the
+        picture alone (`tray_side`) it was right on about two photoreal frames in three. The counts are made
+        fifteen with the side `home_halves` names, as `read --json` reports it."""
+        h, w = image.shape[:2]
+        inner = self._tray_corners
+        in_picture = {side for side in ("left", "right")
+                      if all(np.all((inner[k] >= 0) & (inner[k] < (w, h))) for k, (s, _) in enumerate(HALVES)
+                             if s == side)}
+        wanted = {self.trays} if self.trays else {"left", "right"}
+        if not wanted & in_picture or (self.trays and self.trays not in in_picture):
+            return None, None  # a half cut past the picture's edge would read its repeated edge as an empty tray
         counts, first = self.tray_network.outputs(tray_input(self.tray_cutter.cut(image), centres["light"],
                                                              centres["dark"], norm))
         e = np.exp(counts.astype(np.float64) - counts.max(axis=1, keepdims=True))
@@ -278,12 +293,10 @@ class StripReader:
             colour = None if count == 0 else "light" if p_light[k] >= 0.5 else "dark"
             sure = min(float(dists[k, count]), TRAYS_SURE_AT_MOST)
             found.setdefault(side, []).append(HalfRead(colour, count, sure, low, high))
-        sides = {side: (halves[0], halves[1]) for side, halves in found.items()}
-        if self.trays in sides:
-            rows = [k for k, (side, _) in enumerate(HALVES) if side == self.trays]
-            return {self.trays: sides[self.trays]}, off_chances(dists[rows], p_light[rows])
-        expected = dists @ np.arange(dists.shape[1])
-        rows = max(([0, 1], [2, 3]), key=lambda r: float(expected[r].sum()))  # the side holding more
+        sides = {side: (halves[0], halves[1]) for side, halves in found.items() if side in wanted & in_picture}
+        home = home_halves(sides)
+        assert home is not None
+        rows = [k for k, (side, _) in enumerate(HALVES) if side in home]
         return sides, off_chances(dists[rows], p_light[rows])
 
 
@@ -365,6 +378,24 @@ def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
     if not flipped:
         return points, bar
     return tuple(flip(read) if s in flipped else read for s, read in enumerate(points)), bar
+
+
+TRAY_INNER = 2.5
+"""Point widths of a tray half, out from the playing area, that must lie in the picture (from the board's middle to
+nine tenths of the way to its edge) for it to be read: the frame and the tray of most builds (the cut reaches 4)."""
+
+
+def tray_corners(corners, geometry: BoardGeometry) -> np.ndarray:
+    """Where the inner part of each tray half (`TRAY_INNER`) lies in the image: (4, 4, 2)."""
+    frames = tray_frames(geometry)
+    h = mm_to_image(corners, geometry)
+    out = np.empty((len(frames), 4, 2))
+    length = (TRAY_BEFORE + 0.45 * geometry.play_height / geometry.point_width) * TRAY_PX_PER_POINT
+    for k, (origin, across, along) in enumerate(frames):
+        wide, long = across * TRAY_INNER * TRAY_PX_PER_POINT, along * length
+        mm = np.array([origin, origin + wide, origin + wide + long, origin + long])
+        out[k] = cv2.perspectiveTransform(mm[None].astype(np.float64), h)[0]
+    return out
 
 
 TRAYS_SURE_AT_MOST = 0.5

@@ -89,10 +89,9 @@ def strip_grid(frames: np.ndarray) -> np.ndarray:
 
 
 def strip_pixels(frames: np.ndarray, homography: np.ndarray, size: tuple[int, int] = (STRIP_H, STRIP_W)) -> np.ndarray:
-    """Where every strip pixel lies in the image under `homography` (mm to image): (n, height, width, 2) for
-    `size` (height, width),
-    float32. A strip is an affine grid in mm, so its image is the homography of three vectors per strip, mixed
-    per pixel: one pass of multiply-adds over the pixels instead of a grid in mm and a transform of it."""
+    """Where every strip pixel lies in the image under `homography` (mm to image): (n, height, width, 2) float32,
+    for `size` (height, width). A strip is an affine grid in mm, so its image is the homography of three vectors
+    per strip, mixed per pixel: one pass of multiply-adds over the pixels instead of a grid in mm and a transform of it."""
     h = np.asarray(homography, np.float64)
     origin = np.concatenate([frames[:, 0], np.ones((len(frames), 1))], axis=1) @ h.T
     across, along = frames[:, 1] @ h[:, :2].T, frames[:, 2] @ h[:, :2].T

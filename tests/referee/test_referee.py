@@ -355,6 +355,19 @@ def test_a_reading_the_camera_mended_to_fifteen_a_side_is_asked_about_never_accu
     assert "PlayMade" in kinds(events) and "IllegalPlay" not in kinds(events)
 
 
+def test_an_unsure_tray_that_makes_a_misread_board_whole_carries_no_accusation():
+    """The 6-point read surely as 4 (a checker under a hand), and the tray read, unsurely, as holding that checker:
+    the position is whole only by the tray, so the referee waits; the same tray read surely is evidence."""
+    ref = referee_at(START, (6, 4))
+    seen = BoardReading.from_position(moved(START, "24/14"), 0).with_point(5, SlotReading(0, 4))
+    unsure = replace(seen, off=(SlotReading(0, 1, 0.5, 0, 15), seen.off[1]))
+    events = ref.observe(unsure) + ref.observe(DiceReading(()))
+    assert "IllegalPlay" not in kinds(events) and kinds(events) == ["NeedsAttention"]
+    ref = referee_at(START, (6, 4))
+    events = ref.observe(replace(seen, off=(SlotReading(0, 1), seen.off[1]))) + ref.observe(DiceReading(()))
+    assert "IllegalPlay" in kinds(events)
+
+
 def test_checkers_unseen_with_the_trays_unseen_are_asked_about_unless_a_legal_play_bears_them_off():
     """Trays unseen, a reading counts every checker it does not see as borne off. A checker under a hand (the
     6-point read as 4, surely) is then no bear-off a 6-4 from the start allows, and past the roll's pips: asked

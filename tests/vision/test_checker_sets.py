@@ -244,7 +244,10 @@ def test_the_reader_corrects_a_stack_its_colour_network_misnamed():
         # the network's rows follow the strips that hold checkers, in order: turn the one of point `three`
         logits = network(inputs).copy()
         row = [s for s, p in enumerate(right.points) if p.count][:len(logits)].index(three)
-        logits[row] = -logits[row] * 0.3
+        # the misnamed stack is named less surely than the cap every sure stack is held to (`COLOUR_CAP`): with
+        # its chance at the cap it ties with the other 3-stack, and which the counts rename is a toss (it turned
+        # with session 30's strip network)
+        logits[row] = -logits[row] * 0.2
         return logits
 
     reader.colour_network = misnaming

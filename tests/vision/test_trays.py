@@ -119,3 +119,24 @@ def test_the_tray_network_reads_the_committed_photoreal_sample_and_is_never_sure
     assert len(seen) == 16
     assert all((true > 0) == (read > 0) for true, read in seen), seen
     assert sum(true == read for true, read in seen) >= 13, seen
+
+
+def test_trays_cut_off_by_the_pictures_edge_are_not_read():
+    """A photo cropped 15 px beside the playing area shows no trays: a half cut past the edge would read the
+    repeated edge as an empty tray and make the board's counts fifteen by inventing the checkers borne off (the
+    sample frame has four)."""
+    from companion.vision.geometry import fit_bar
+    from tools.strip_data import photoreal_label
+
+    path = SAMPLE / "train-00013-03.jpg"
+    label = json.loads(path.with_suffix(".json").read_text())
+    corners, _, orient, _, _ = photoreal_label(label)
+    image = cv2.imread(str(path))
+    assert StripReader(corners, fit_bar(image, corners)).read(image).trays is not None
+    xs = [x for x, _ in corners]
+    left, right = max(0, int(min(xs)) - 15), int(max(xs)) + 15
+    cropped = np.ascontiguousarray(image[:, left:right])
+    moved = tuple((x - left, y) for x, y in corners)
+    reading = StripReader(moved, fit_bar(cropped, moved)).read(cropped)
+    assert reading.trays is None and reading.to_board_reading(orient).off is None
+    assert reading.off_counts() is None
