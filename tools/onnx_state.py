@@ -17,6 +17,18 @@ from onnx import numpy_helper
 from torch import nn
 
 
+def conv_blocks(widths: tuple[int, ...], pooled: int) -> nn.Sequential:
+    """The networks' feature stack: 3x3 convolution, BatchNorm and ReLU from each width to the next, the first
+    `pooled` blocks followed by a 2x2 max-pool (the conv-norm-relu order `state_from_onnx` folds back)."""
+    layers: list[nn.Module] = []
+    for i in range(len(widths) - 1):
+        layers += [nn.Conv2d(widths[i], widths[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(widths[i + 1]),
+                   nn.ReLU(inplace=True)]
+        if i < pooled:
+            layers.append(nn.MaxPool2d(2))
+    return nn.Sequential(*layers)
+
+
 def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
     """`model`'s state dict with every weight taken from `path`, an export of the same architecture."""
     graph = onnx.load(str(path)).graph

@@ -28,7 +28,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.layout import STANDARD  # noqa: E402
-from tools.onnx_state import freeze_batch_norm, start_from  # noqa: E402
+from tools.onnx_state import conv_blocks, freeze_batch_norm, start_from  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
 from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
 from companion.vision.strips import STRIP_W  # noqa: E402
@@ -37,12 +37,7 @@ from companion.vision.strips import STRIP_W  # noqa: E402
 class ColourNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        widths = (9, 16, 24, 32)
-        layers: list[nn.Module] = []
-        for i in range(3):
-            layers += [nn.Conv2d(widths[i], widths[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(widths[i + 1]),
-                       nn.ReLU(inplace=True), nn.MaxPool2d(2)]
-        self.features = nn.Sequential(*layers)
+        self.features = conv_blocks((9, 16, 24, 32), pooled=3)
         self.head = nn.Sequential(nn.Flatten(), nn.Linear(32 * (COLOUR_ROWS // 8) * (STRIP_W // 8), 32),
                                   nn.ReLU(inplace=True), nn.Linear(32, 1))
 

@@ -25,7 +25,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.strips import STRIP_H, STRIP_W  # noqa: E402
-from tools.onnx_state import freeze_batch_norm, start_from  # noqa: E402
+from tools.onnx_state import conv_blocks, freeze_batch_norm, start_from  # noqa: E402
 
 CLASSES = 17
 
@@ -33,14 +33,7 @@ CLASSES = 17
 class StripNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        widths = (3, 12, 24, 32, 48)
-        layers: list[nn.Module] = []
-        for i in range(4):
-            layers += [nn.Conv2d(widths[i], widths[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(widths[i + 1]),
-                       nn.ReLU(inplace=True)]
-            if i < 3:
-                layers.append(nn.MaxPool2d(2))
-        self.features = nn.Sequential(*layers)
+        self.features = conv_blocks((3, 12, 24, 32, 48), pooled=3)
         self.head = nn.Sequential(nn.Flatten(), nn.Linear(48 * (STRIP_H // 8) * (STRIP_W // 8), 96),
                                   nn.ReLU(inplace=True), nn.Dropout(0.2), nn.Linear(96, CLASSES))
         self.offset = nn.Linear(96, 1)

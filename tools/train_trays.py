@@ -26,19 +26,13 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.trays import COUNTS, TRAY_H, TRAY_W  # noqa: E402
+from tools.onnx_state import conv_blocks  # noqa: E402
 
 
 class TrayNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
-        widths = (9, 16, 32, 48, 64)
-        layers: list[nn.Module] = []
-        for i in range(4):
-            layers += [nn.Conv2d(widths[i], widths[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(widths[i + 1]),
-                       nn.ReLU(inplace=True)]
-            if i < 3:
-                layers.append(nn.MaxPool2d(2))
-        self.features = nn.Sequential(*layers)
+        self.features = conv_blocks((9, 16, 32, 48, 64), pooled=3)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * (TRAY_H // 8) * (TRAY_W // 8), 64),
                                   nn.ReLU(inplace=True), nn.Linear(64, COUNTS + 1))
 
