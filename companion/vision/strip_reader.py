@@ -280,7 +280,7 @@ class StripReader:
                       if all(np.all((inner[k] >= 0) & (inner[k] < (w, h))) for k, (s, _) in enumerate(HALVES)
                              if s == side)}
         wanted = {self.trays} if self.trays else {"left", "right"}
-        if not wanted & in_picture or (self.trays and self.trays not in in_picture):
+        if not wanted & in_picture:
             return None, None  # a half cut past the picture's edge would read its repeated edge as an empty tray
         counts, first = self.tray_network.outputs(tray_input(self.tray_cutter.cut(image), centres["light"],
                                                              centres["dark"], norm))
