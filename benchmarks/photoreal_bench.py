@@ -226,7 +226,7 @@ def main() -> int:
             reader = StripReader(corners, fit_bar(image, corners))
         ready = time.perf_counter()
         reading = reader.read(image)
-        times.append((ready - start, time.perf_counter() - ready))
+        times.append((ready - start, time.perf_counter() - ready, dict(reading.timings)))
         out = judge(reading, orient, label)
         tilt = float(label["pose"].get("tilt", 0))
         out.update(name=path.name, style=label.get("style"), tilt=tilt, hand=bool(label.get("hand")),
@@ -296,9 +296,12 @@ def report(results: list[dict], args, times) -> None:
     if times:
         # setting up: the strips' cutting maps for these corners (made once while the camera and board stay put)
         # and, without a profile, the bar measured on this frame; then the read itself
-        total, setup, read = (statistics.median(f(t) for t in times) for f in (sum, lambda t: t[0], lambda t: t[1]))
+        total, setup, read = (statistics.median(f(t) for t in times)
+                              for f in (lambda t: t[0] + t[1], lambda t: t[0], lambda t: t[1]))
         print(f"time per frame, medians: {1000 * total:.1f} ms in all; setting up {1000 * setup:.1f} ms (cutting "
               f"maps; the bar measured when uncalibrated), reading {1000 * read:.1f} ms")
+        print("  reading's stages (median ms): " + ", ".join(  # the reader's laps, the same every frame
+            f"{name} {statistics.median(t[2].get(name, 0.0) for t in times):.2f}" for name in times[0][2]))
 
 
 if __name__ == "__main__":

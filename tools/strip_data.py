@@ -41,6 +41,19 @@ HELDOUT_BOARDS = 1_000_000
 PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice_photos"
 
 
+def board_number(label: dict) -> int:
+    """The frame's board as the `board` arrays record it (held-out boards offset by `HELDOUT_BOARDS`)."""
+    number = int(label["board_id"].rsplit("-", 1)[1])
+    return number + (HELDOUT_BOARDS if label["board_id"].startswith("heldout") else 0)
+
+
+def true_dists(counts) -> np.ndarray:
+    """The true counts as distributions (one-hot over 0..15), what `checker_colours` takes to find the checkers'
+    middles; "not a point" and unknown (-1) count as empty."""
+    counts = np.asarray(counts)
+    return np.eye(NOT_A_POINT)[np.where((counts >= 0) & (counts < NOT_A_POINT), counts, 0)]
+
+
 def negatives(image: np.ndarray, corners, geometry: BoardGeometry, rng: np.random.Generator) -> np.ndarray:
     """26 strips cut where the corners do not show a board: turned a quarter round, or moved off it."""
     c = np.array(corners, np.float64)
@@ -161,8 +174,7 @@ def photoreal_frame(args):
     if label.get("hand") and "occluded" not in label:  # which points a hand hides is not known: leave them out
         counts = [-1] * 26
     rng = np.random.default_rng(seed)
-    board = int(label["board_id"].rsplit("-", 1)[1])
-    board += HELDOUT_BOARDS if label["board_id"].startswith("heldout") else 0
+    board = board_number(label)
     blocks = [block for _ in range(repeats)
               for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
     for block in blocks:  # negatives belong to no board: no set's colours are measured on them

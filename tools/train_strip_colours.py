@@ -32,6 +32,7 @@ from tools.onnx_state import conv_blocks, freeze_batch_norm, start_from  # noqa:
 from companion.vision.reader import two_colours  # noqa: E402
 from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
 from companion.vision.strips import STRIP_W  # noqa: E402
+from tools.strip_data import true_dists  # noqa: E402
 
 
 class ColourNet(nn.Module):
@@ -63,9 +64,7 @@ def uneven_light(n: int, rng: np.random.Generator) -> np.ndarray:
 def true_samples(x: np.ndarray, y: np.ndarray, rows: np.ndarray) -> dict[int, np.ndarray]:
     """The checker colour samples (Lab) of one group's strips `rows`, taken where the true counts put checkers
     (a strip labelled "not a point" as empty)."""
-    dists = np.eye(16)[np.clip(y[rows], 0, 15)]
-    dists[y[rows] >= 16] = np.eye(16)[0]
-    return checker_colours(x[rows], dists, STANDARD)
+    return checker_colours(x[rows], true_dists(y[rows]), STANDARD)
 
 
 def references(x: np.ndarray, y: np.ndarray, group: np.ndarray) -> dict[int, dict[str, np.ndarray]]:

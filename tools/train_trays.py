@@ -25,7 +25,7 @@ from torch.nn import functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.vision.trays import COUNTS, TRAY_H, TRAY_W  # noqa: E402
+from companion.vision.trays import COUNTS, TRAY_H, TRAY_W, tray_input  # noqa: E402
 from tools.onnx_state import conv_blocks  # noqa: E402
 
 
@@ -43,17 +43,8 @@ class TrayNet(nn.Module):
 
 def inputs_of(data, rows: np.ndarray) -> np.ndarray:
     """`tray_input` for stored rows: each half normalised by its board's look, beside the two set colours."""
-    import cv2
-
-    x = data["x"][rows].astype(np.float32)
-    mean, std = data["mean"][rows][:, None, None, :], data["std"][rows][:, None, None, None]
-    out = np.empty((len(rows), 9, TRAY_H, TRAY_W), np.float32)
-    out[:, :3] = ((x - mean) / std).transpose(0, 3, 1, 2)
-    for k, name in enumerate(("light", "dark")):
-        bgr = cv2.cvtColor(np.clip(data[name][rows], 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2BGR)[0]
-        planes = (bgr.astype(np.float32) - data["mean"][rows]) / data["std"][rows][:, None]
-        out[:, 3 + 3 * k:6 + 3 * k] = planes[:, :, None, None]
-    return out
+    return tray_input(data["x"][rows], data["light"][rows], data["dark"][rows],
+                      (data["mean"][rows], data["std"][rows]))
 
 
 def report(counts: np.ndarray, first: np.ndarray, y: np.ndarray, colour: np.ndarray, title: str) -> None:

@@ -29,15 +29,12 @@ from companion.vision.reader import two_colours  # noqa: E402
 from companion.vision.strip_reader import checker_colours  # noqa: E402
 from companion.vision.strips import StripCutter, normalisation  # noqa: E402
 from companion.vision.trays import HALVES, jittered_tray_frames, tray_cutter  # noqa: E402
-from tools.strip_data import HELDOUT_BOARDS, NOT_A_POINT, photoreal_label  # noqa: E402
+from tools.strip_data import board_number, photoreal_label, true_dists  # noqa: E402
 
 
 def set_colours(strips: np.ndarray, counts: list[int], colours: list[int], geometry) -> dict[str, np.ndarray]:
     """The two sets' Lab colours on this frame: each the median of its checkers' middles where the label puts it."""
-    dists = np.zeros((len(counts), NOT_A_POINT))
-    for s, n in enumerate(counts):
-        dists[s, n if 0 <= n < NOT_A_POINT else 0] = 1.0
-    samples = checker_colours(strips, dists, geometry)
+    samples = checker_colours(strips, true_dists(counts), geometry)
     found = two_colours(list(samples.values()))
     for name, flag in (("light", 1), ("dark", 0)):
         mine = [samples[s] for s in samples if colours[s] == flag]
@@ -67,8 +64,7 @@ def frame_halves(args) -> dict | None:
     corners, geometry, orient, counts, colours = photoreal_label(label)
     rng = np.random.default_rng(seed)
     counts_off, colours_off = tray_labels(label, orient)
-    board = int(label["board_id"].rsplit("-", 1)[1]) + (HELDOUT_BOARDS if label["board_id"].startswith("heldout")
-                                                         else 0)
+    board = board_number(label)
     out: dict[str, list] = {k: [] for k in ("x", "y", "colour", "mean", "std", "light", "dark", "board", "half")}
     for _ in range(repeats):
         moved = tuple(map(tuple, np.array(corners, np.float64) + rng.uniform(-2.5, 2.5, (4, 2))))

@@ -68,15 +68,18 @@ def tray_cutter(corners, geometry: BoardGeometry, frames: np.ndarray | None = No
 
 
 def tray_input(halves: np.ndarray, first_lab: np.ndarray, second_lab: np.ndarray,
-               norm: tuple[np.ndarray, float]) -> np.ndarray:
+               norm: tuple[np.ndarray, float | np.ndarray]) -> np.ndarray:
     """The tray network's input: each cut half centred and scaled by the whole board's look (`norm`, the strips'
-    `normalisation`), beside the two sets' colours as flat planes. (n, 9, TRAY_H, TRAY_W)."""
-    mean, std = norm
+    `normalisation`), beside the two sets' colours (Lab) as flat planes. (n, 9, TRAY_H, TRAY_W). The look and the
+    colours may also be given per half (means n x 3, spreads n, colours n x 3), as the training data stores them."""
+    mean = np.asarray(norm[0], np.float32).reshape(-1, 3)
+    std = np.asarray(norm[1], np.float32).reshape(-1, 1)
     out = np.empty((len(halves), 9, TRAY_H, TRAY_W), np.float32)
-    out[:, :3] = ((halves.astype(np.float32) - mean) / std).transpose(0, 3, 1, 2)
+    out[:, :3] = ((halves.astype(np.float32) - mean[:, None, None]) / std[:, None, None]).transpose(0, 3, 1, 2)
     for k, lab in enumerate((first_lab, second_lab)):
-        bgr = cv2.cvtColor(np.uint8([[np.clip(lab, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0].astype(np.float32)
-        out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[None, :, None, None]
+        labs = np.clip(np.asarray(lab, np.float64).reshape(-1, 3), 0, 255).astype(np.uint8)
+        bgr = cv2.cvtColor(labs[None], cv2.COLOR_LAB2BGR)[0].astype(np.float32)
+        out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[:, :, None, None]
     return out
 
 
