@@ -9,7 +9,8 @@ strip (as `checker_crop` cuts them) beside the board's two set colours (as the r
 checkers' middles, or the profile's), and says whether the checkers belong to the first of the two. Each example
 is shown with the two sets in either order, so it can only learn "which of these two", not "light or dark"; and
 half of them lit unevenly (`uneven_light`), the reference colours unchanged, so that lightness alone does not
-decide.
+decide. `--finishes` also shows crops as other sets and finishes would look (`other_finishes`); the shipped network
+was trained without it (session 31 measured it: docs/VISION.md).
 """
 
 from __future__ import annotations
@@ -59,6 +60,32 @@ def uneven_light(n: int, rng: np.random.Generator) -> np.ndarray:
     spot = (draw(0, 1.5) * (rng.random((n, 1, 1, 1)) < 0.4)
             * np.exp(-((rows - draw(-1, 1)) ** 2 + (cols - draw(-1, 1)) ** 2) / (2 * draw(0.15, 0.5) ** 2)))
     return ((light + spot) * (rng.random((n, 1, 1, 1)) < 0.5)).astype(np.float32)
+
+
+def other_finishes(inputs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Checker sets and finishes the training designs do not have, on half the crops: the crop and both reference
+    colours mixed by one random colour matrix (other pairs of sets, the choice still "which of these two"), and on
+    some a pattern over the crop alone (streaks, rings or grain at a random angle and scale, as veined, pearly or
+    patterned checkers show; the references, medians of checkers' middles, do not show it)."""
+    n = len(inputs)
+    out = inputs.copy()
+    mixed = rng.random(n) < 0.5
+    mix = np.eye(3, dtype=np.float32)[None] + rng.normal(0, 0.25, (n, 3, 3)).astype(np.float32)
+    for k in (0, 3, 6):
+        out[mixed, k:k + 3] = np.einsum("nij,njhw->nihw", mix[mixed], inputs[mixed, k:k + 3])
+    rows = np.linspace(-1, 1, COLOUR_ROWS, dtype=np.float32)[None, :, None]
+    cols = np.linspace(-1, 1, STRIP_W, dtype=np.float32)[None, None, :] * STRIP_W / COLOUR_ROWS
+    patterned = np.nonzero(rng.random(n) < 0.3)[0]
+    if len(patterned):
+        m = len(patterned)
+        angle = rng.uniform(0, np.pi, (m, 1, 1)).astype(np.float32)
+        along = rows * np.cos(angle) + cols * np.sin(angle)
+        wobble = 0.15 * np.sin(rng.uniform(2, 8, (m, 1, 1)) * (rows * np.sin(angle) - cols * np.cos(angle)))
+        wave = np.sin(rng.uniform(6, 40, (m, 1, 1)) * (along + wobble) + rng.uniform(0, 2 * np.pi, (m, 1, 1)))
+        sharp = np.sign(wave) * np.abs(wave) ** rng.uniform(0.3, 3, (m, 1, 1))  # thin veins or broad bands
+        tint = rng.normal(0, 1, (m, 3, 1, 1)).astype(np.float32)
+        out[patterned, :3] += (rng.uniform(0.1, 0.6, (m, 1, 1, 1)) * tint * sharp[:, None]).astype(np.float32)
+    return out
 
 
 def true_samples(x: np.ndarray, y: np.ndarray, rows: np.ndarray) -> dict[int, np.ndarray]:
@@ -160,6 +187,8 @@ def main() -> int:
     parser.add_argument("--other-frames", type=float, default=0.0,
                         help="share of the frames after the first (of files that record their boards) shown with "
                              "the set colours measured on their board's frame 0, as a calibrated profile gives them")
+    parser.add_argument("--finishes", action="store_true",
+                        help="mix the sets' colours and pattern the crops (`other_finishes`) on half the crops")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
     args = parser.parse_args()
@@ -192,6 +221,8 @@ def main() -> int:
             inputs[:, 3:] += torch.from_numpy(rng.normal(0, 0.1, (len(rows), 6, 1, 1)).astype(np.float32))
             inputs[:, :3] *= torch.from_numpy(rng.uniform(0.8, 1.2, (len(rows), 1, 1, 1)).astype(np.float32))
             inputs[:, :3] += torch.from_numpy(uneven_light(len(rows), rng))
+            if args.finishes:
+                inputs = torch.from_numpy(other_finishes(inputs.numpy(), rng))
             flip = torch.from_numpy(rng.random(len(rows)) < 0.5)
             inputs[flip] = inputs[flip].flip(3)
             loss = F.binary_cross_entropy_with_logits(model(inputs), torch.from_numpy(target))
