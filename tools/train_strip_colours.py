@@ -188,7 +188,7 @@ def main() -> int:
                         help="share of the frames after the first (of files that record their boards) shown with "
                              "the set colours measured on their board's frame 0, as a calibrated profile gives them")
     parser.add_argument("--finishes", action="store_true",
-                        help="mix the sets' colours and pattern the crops (`other_finishes`) on half the crops")
+                        help="other sets' colours on half the crops, a pattern on 30 %% (`other_finishes`)")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
     args = parser.parse_args()
