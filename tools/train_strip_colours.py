@@ -65,7 +65,7 @@ def uneven_light(n: int, rng: np.random.Generator) -> np.ndarray:
 def other_finishes(inputs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Checker sets and finishes the training designs do not have, on half the crops: the crop and both reference
     colours mixed by one random colour matrix (other pairs of sets, the choice still "which of these two"), and on
-    some a pattern over the crop alone (streaks, rings or grain at a random angle and scale, as veined, pearly or
+    some a pattern over the crop alone (veins or bands at a random angle, width and spacing, as veined, pearly or
     patterned checkers show; the references, medians of checkers' middles, do not show it)."""
     n = len(inputs)
     out = inputs.copy()
