@@ -29,6 +29,13 @@ def conv_blocks(widths: tuple[int, ...], pooled: int) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
+def one_cycle(model: nn.Module, lr: float, steps: int):
+    """The strip, colour and tray networks' optimiser and schedule: AdamW under a one-cycle rate peaking at `lr`
+    15 % of the way through `steps`."""
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+
+
 def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
     """`model`'s state dict with every weight taken from `path`, an export of the same architecture."""
     graph = onnx.load(str(path)).graph

@@ -29,7 +29,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.layout import STANDARD  # noqa: E402
-from tools.onnx_state import conv_blocks, freeze_batch_norm, start_from  # noqa: E402
+from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
 from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
 from companion.vision.strips import STRIP_W  # noqa: E402
@@ -203,8 +203,7 @@ def main() -> int:
     model = ColourNet()
     frozen = args.init is not None and start_from(model, args.init, (8, 9, COLOUR_ROWS, STRIP_W))
     steps = args.epochs * (len(train_rows) // args.batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    opt, sched = one_cycle(model, args.lr, steps)
     start = time.perf_counter()
     for epoch in range(args.epochs):
         model.train()

@@ -25,7 +25,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.strips import STRIP_H, STRIP_W  # noqa: E402
-from tools.onnx_state import conv_blocks, freeze_batch_norm, start_from  # noqa: E402
+from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from  # noqa: E402
 
 CLASSES = 17
 
@@ -136,8 +136,7 @@ def main() -> int:
     model = StripNet()
     frozen = args.init is not None and start_from(model, args.init, (8, 3, STRIP_H, STRIP_W))
     steps = args.epochs * (len(train_rows) // args.batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    opt, sched = one_cycle(model, args.lr, steps)
     start, step = time.perf_counter(), 0
     for epoch in range(args.epochs):
         model.train()

@@ -26,7 +26,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.trays import COUNTS, TRAY_H, TRAY_W, tray_input  # noqa: E402
-from tools.onnx_state import conv_blocks  # noqa: E402
+from tools.onnx_state import conv_blocks, one_cycle  # noqa: E402
 
 
 class TrayNet(nn.Module):
@@ -111,8 +111,7 @@ def main() -> int:
           flush=True)
     model = TrayNet()
     steps = args.epochs * (len(train_rows) // args.batch)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
+    opt, sched = one_cycle(model, args.lr, steps)
     start = time.perf_counter()
     for epoch in range(args.epochs):
         model.train()
