@@ -193,3 +193,22 @@ def test_tower_boards_show_tall_stacks_and_stack_them_as_towers_more_often():
     held_tall, held_towers = shares("heldout", range(68, 108))
     assert tall > 0.5 > max(usual_tall, held_tall)
     assert towers > 0.4 and max(usual_towers, held_towers) < 0.35
+
+
+def test_surface_boards_draw_checker_surfaces_apart_from_the_held_out_finishes():
+    """From `FIRST_SURFACE_TRAIN_BOARD`, each checker set gets a surface from continuous ranges, never one of the
+    held-out finishes' physics; the boards before and the held-out boards keep their named finishes, unchanged."""
+    from companion.sim.photoreal.spec import FIRST_SURFACE_TRAIN_BOARD, HELDOUT_DESIGNS
+
+    before = board_spec("train", FIRST_SURFACE_TRAIN_BOARD - 1)["checkers"]
+    assert "surfaces" not in before and before["finish"] == "glossy"  # as board 541 was rendered
+    held = {f for d in HELDOUT_DESIGNS for f in d.finishes}
+    assert not any("surfaces" in board_spec("heldout", b)["checkers"] for b in range(80, 100))
+    surfaces = [s for b in range(FIRST_SURFACE_TRAIN_BOARD, FIRST_SURFACE_TRAIN_BOARD + 60)
+                for s in board_spec("train", b)["checkers"]["surfaces"]]
+    assert {board_spec("train", b)["checkers"]["finish"] for b in range(FIRST_SURFACE_TRAIN_BOARD,
+                                                                       FIRST_SURFACE_TRAIN_BOARD + 60)} == {"surface"}
+    assert not held & {s["pattern"] for s in surfaces}
+    assert {s["pattern"] for s in surfaces} == {"none", "rings", "bands", "chips"}
+    assert len({s["roughness"] for s in surfaces}) > 40  # continuous, not a handful of finishes
+    assert not set().union(*surfaces) & {"metallic", "transmission", "thin_film"}

@@ -216,6 +216,39 @@ def material(name: str, spec: dict, rng: random.Random):
     return mat
 
 
+def surface_material(name: str, rgb, surface: dict):
+    """A checker set's surface drawn from continuous ranges (`spec._checker_surface`)."""
+    mat = bpy.data.materials.new(name)
+    mat.use_nodes = True
+    nodes, links = mat.node_tree.nodes, mat.node_tree.links
+    bsdf = nodes["Principled BSDF"]
+    bsdf.inputs["Base Color"].default_value = linear(rgb)
+    bsdf.inputs["Roughness"].default_value = surface["roughness"]
+    bsdf.inputs["Coat Weight"].default_value = surface["coat"]
+    bsdf.inputs["Coat Roughness"].default_value = surface["coat_roughness"]
+    bsdf.inputs["Sheen Weight"].default_value = surface["sheen"]
+    if surface["subsurface"]:  # milky plastic or bone: light spreads a millimetre or two under the surface
+        bsdf.inputs["Subsurface Weight"].default_value = surface["subsurface"]
+        bsdf.inputs["Subsurface Scale"].default_value = 0.002
+        bsdf.inputs["Subsurface Radius"].default_value = (1.0, 0.6, 0.4)
+    if surface["pattern"] != "none":
+        vector = _coords(nodes, links, surface["scale"])
+        if surface["pattern"] == "chips":
+            texture = nodes.new("ShaderNodeTexVoronoi")
+            texture.inputs["Randomness"].default_value = 1.0
+            fac, pos = texture.outputs["Distance"], (0.1, 0.6)
+        else:
+            texture = nodes.new("ShaderNodeTexWave")
+            texture.wave_type = "RINGS" if surface["pattern"] == "rings" else "BANDS"
+            texture.inputs["Distortion"].default_value = surface["distortion"]
+            texture.inputs["Detail"].default_value = 3
+            fac, pos = texture.outputs["Fac"], (0.3, 0.8)
+        links.new(vector, texture.inputs["Vector"])
+        other = [min(1.0, c * surface["shade"] + (0.06 if surface["shade"] > 1 else 0.0)) for c in rgb]
+        links.new(_ramp(nodes, links, fac, rgb, other, pos), bsdf.inputs["Base Color"])
+    return mat
+
+
 def checker_material(name: str, rgb, finish: str, rng: random.Random):
     """A checker set's finish: matte, glossy, satin, pearl (shimmering, coated), marble (veined), metal, wood
     (turned, with grain), stone (granite chips), translucent (glass or resin), swirl (two shades of cast resin)."""
@@ -497,9 +530,13 @@ class BoardScene:
         d, t = g["checker_diameter"] * MM, g["checker_thickness"] * MM
         out = []
         for i, rgb in enumerate(c["colours"]):
-            mat = checker_material(f"checker{i}", rgb, c["finish"], rng)
-            ring = checker_material(f"ring{i}", c["colours"][1 - i] if rng.random() < 0.5 else
-                                    [min(1.0, x * 0.7 + 0.2) for x in rgb], c["finish"], rng)
+            if "surfaces" in c:
+                mat = surface_material(f"checker{i}", rgb, c["surfaces"][i])
+            else:  # (the draws in this order: boards rendered before surfaces stay reproducible)
+                mat = checker_material(f"checker{i}", rgb, c["finish"], rng)
+            ring_rgb = c["colours"][1 - i] if rng.random() < 0.5 else [min(1.0, x * 0.7 + 0.2) for x in rgb]
+            ring = (surface_material(f"ring{i}", ring_rgb, c["surfaces"][i]) if "surfaces" in c
+                    else checker_material(f"ring{i}", ring_rgb, c["finish"], rng))
             faceted = c["model"] == "faceted"  # an octagonal prism: turned with eight sides, none smoothed
             verts, faces, smooth, mats = lathe(checker_profile(c["model"], d, t, c["bevel"]), 8 if faceted else 48)
             if faceted:

@@ -108,6 +108,10 @@ FIRST_TOWER_TRAIN_BOARD = 432
 `TALL_SHARE` and stack them as towers twice as often (`TOWER_STACKING`): a stack doubled up on its first five
 checkers looks like five from above, and only its height tells it at a tilt; the development boards' towers of six
 and more read right 16 times in 76 (boards 332-431 keep the usual shares)."""
+FIRST_SURFACE_TRAIN_BOARD = 542
+"""Training boards from this one give each checker set a surface drawn from continuous ranges (`_checker_surface`)
+instead of one of the design's named finishes: colour misses on the held-out boards sit on finishes no training
+design has, and a network that has seen many surfaces should lean less on any one (boards 432-541 keep theirs)."""
 TOWER_STACKING = (0.25, 0.5, 0.25)
 """Layered, tower and column stacking's shares on the tower boards (0.5, 0.25, 0.25 elsewhere)."""
 TALL_SHARE = 0.6
@@ -196,6 +200,24 @@ def _any_checker_colours(rng: np.random.Generator, light: list[float], dark: lis
     return light, dark
 
 
+def _checker_surface(rng: np.random.Generator) -> dict[str, Any]:
+    """A checker set's surface from continuous ranges: roughness, clear coat, sheen, a little subsurface, and a
+    grain (rings), a band (straight or swirled) or chips pattern of a lighter or darker shade. Never metallic,
+    transmissive, thin-film or noise-veined: the held-out finishes (metal, glass, pearl, marble) stay unseen."""
+    pattern = str(rng.choice(["none", "rings", "bands", "chips"], p=[0.4, 0.2, 0.25, 0.15]))
+    return {
+        "roughness": round(float(rng.uniform(0.04, 0.65)), 3),
+        "coat": round(float(rng.uniform(0.2, 1.0)) if rng.random() < 0.6 else 0.0, 3),
+        "coat_roughness": round(float(rng.uniform(0.02, 0.3)), 3),
+        "sheen": round(float(rng.uniform(0.1, 0.6)) if rng.random() < 0.35 else 0.0, 3),
+        "subsurface": round(float(rng.uniform(0.05, 0.3)) if rng.random() < 0.3 else 0.0, 3),
+        "pattern": pattern,
+        "scale": round(float(rng.uniform(150, 400) if pattern == "chips" else rng.uniform(10, 60)), 1),
+        "distortion": round(float(rng.uniform(0, 20)), 2),
+        "shade": round(float(rng.uniform(0.55, 0.85) if rng.random() < 0.5 else rng.uniform(1.15, 1.4)), 3),
+    }
+
+
 def _luminance(rgb) -> float:
     return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
 
@@ -234,6 +256,12 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     if split == "train" and board >= FIRST_WIDER_TRAIN_BOARD:
         light, dark = _any_checker_colours(np.random.default_rng([SEED_BASE[split] + board, 3]), light, dark)
     finish = str(rng.choice(design.finishes))
+    surfaces = None
+    if split == "train" and board >= FIRST_SURFACE_TRAIN_BOARD:  # a stream of its own: the draws above are kept
+        surface_rng = np.random.default_rng([SEED_BASE[split] + board, 4])
+        first = _checker_surface(surface_rng)
+        surfaces = [first, first if surface_rng.random() < 0.6 else _checker_surface(surface_rng)]
+        finish = "surface"
     diameter = point_width * float(rng.uniform(*design.checker))
     return {
         "split": split, "board_id": f"{split}-{board:05d}", "design": design.name,
@@ -254,7 +282,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
                       "bar": None if rng.random() < 0.6 else _material(str(rng.choice(design.frame)), rng)},
         "checkers": {"model": str(rng.choice(design.checker_models)), "finish": finish,
                      "colours": [[round(x, 4) for x in light], [round(x, 4) for x in dark]],
-                     "bevel": round(float(rng.uniform(0.05, 0.25)), 3)},
+                     "bevel": round(float(rng.uniform(0.05, 0.25)), 3),
+                     **({"surfaces": surfaces} if surfaces else {})},
         "dice": {"colour": _colour(rng, (0.05, 0.95), (0.0, 0.8)), "size": round(float(rng.uniform(14, 19)), 1)},
         "from_player1": bool(rng.random() < 0.3), "home_right": bool(rng.random() < 0.7),
         "player0_light": bool(rng.random() < 0.5),
