@@ -216,6 +216,35 @@ def test_the_reader_makes_fifteen_a_side_from_its_strips_distributions():
     assert mended.to_board_reading(Orientation()).mended
 
 
+def test_on_a_busy_board_no_set_reads_over_fifteen_but_checkers_not_seen_may_be_under_the_hand(monkeypatch):
+    """A hand over part of the board: the seen checkers need not make fifteen (those not seen may be under it),
+    but no set may hold sixteen."""
+    image, reader, right = start_read()
+    five = next(s for s, p in enumerate(right.points) if p.count == 5)
+    other = next(s for s, p in enumerate(right.points) if p.count == 5 and p.colour != right.points[five].colour)
+    run = reader._run
+
+    def misreading(strips, norm):
+        p, offsets, hidden = run(strips, norm)
+        p = p.copy()
+        p[five, :], p[other, :] = 0.0, 0.0
+        p[five, 6], p[five, 5] = 0.6, 0.4  # a sixteenth checker, likelier than the 5
+        p[other, 4], p[other, 5] = 0.97, 0.03  # surely four: the fifth may be under the hand
+        return p, offsets, hidden
+
+    reader._run = misreading
+    reader._read_doubtful_again = lambda image, p, norm: None
+    monkeypatch.setattr(strip_reader, "covered_points", lambda p: "a hand over the board")
+    busy = reader.read(image)
+    assert busy.busy and busy.mended
+    assert (busy.points[five].colour, busy.points[five].count) == (right.points[five].colour, 5)
+    assert busy.points[other].count == 4
+    assert [(p.colour, p.count) for s, p in enumerate(busy.points) if s not in (five, other)] == [
+        (p.colour, p.count) for s, p in enumerate(right.points) if s not in (five, other)]
+    chances = strip_reader.hidden_or_off(None)
+    assert np.allclose(chances.sum(axis=1), 1) and (chances >= strip_reader.HIDDEN_ANY / 16 - 1e-12).all()
+
+
 def test_two_sets_past_glare_spots_and_mirroring_metal():
     rng = np.random.default_rng(1)
     red = [np.array([25.0, 152, 142]) + rng.normal(0, 4, 3) for _ in range(4)]
