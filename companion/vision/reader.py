@@ -96,8 +96,9 @@ class ImageReading:
     """How surely the corners show a backgammon board (the strip network's board test; 1 from a reader
     without one)."""
     mended: bool = False
-    """Whether the reader changed some place so that each set makes fifteen (`checker_sets`): the referee never
-    accuses on such a reading, which is whole by inference rather than as seen."""
+    """Whether the reader changed some place so that each set makes fifteen (`checker_sets`; on a busy board, so that
+    none reads over fifteen): the referee never accuses on such a reading, which is whole by inference rather than
+    as seen."""
 
     def bar_counts(self) -> dict[str, int]:
         counts = {c: 0 for c in COLOURS}

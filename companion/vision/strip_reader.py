@@ -9,8 +9,8 @@ or, where that names more than 15 of a set, by `checker_sets.two_sets`), or the 
 starting position; a colour network names each stack's set beside them, and no set may read over 15
 (`checker_sets`). The trays of a measured board are cut by its own geometry and read by the tray network
 (`companion.vision.trays`). Last, the counts and sets of all places are chosen together so that each set makes 15
-with its borne-off checkers as the trays were read (`checker_sets.counts_making_fifteen`), unless a hand hides
-some.
+with its borne-off checkers as the trays were read (`checker_sets.counts_making_fifteen`); where a hand hides some,
+so that the checkers not seen are borne off or under the hand (`hidden_or_off`), and no set reads over 15.
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
 covered by something, and the reading is `busy` (the photoreal training strips a hand hides are labelled "not a
@@ -434,7 +434,7 @@ def hidden_or_off(off: np.ndarray | None) -> np.ndarray:
 
 def _fifteen_a_side(points, bar, dists, p_light, off=None):
     """The reading with the counts that together make fifteen a set, the borne-off ones included
-    (`checker_sets.counts_making_fifteen`); a place so changed is less sure: the whole board chose its count. The
+    (`checker_sets.counts_making_fifteen`; on a busy board `off` is `hidden_or_off`'s, so at most fifteen); a place so changed is less sure: the whole board chose its count. The
     colour chances are the colour network's (every place holding checkers has one), so a stack `_at_most_fifteen`
     renamed may be renamed back; a bar half may change set too, and the referee then takes it as unsure."""
     places = (*points, *bar)
@@ -490,5 +490,6 @@ def _neighbours(slots: np.ndarray) -> bool:
     return any(s + 1 in taken and (s < 12) == (s + 1 < 12) for s in taken)
 
 
-__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED",
-           "StripReader", "checker_colours", "colour_input", "covered_points", "off_chances"]
+__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "TRAYS_SURE_AT_MOST",
+           "TRAYS_TRUSTED", "StripReader", "checker_colours", "colour_input", "covered_points", "hidden_or_off",
+           "off_chances"]
