@@ -434,9 +434,10 @@ def hidden_or_off(off: np.ndarray | None) -> np.ndarray:
 
 def _fifteen_a_side(points, bar, dists, p_light, off=None):
     """The reading with the counts that together make fifteen a set, the borne-off ones included
-    (`checker_sets.counts_making_fifteen`; on a busy board `off` is `hidden_or_off`'s, so at most fifteen); a place so changed is less sure: the whole board chose its count. The
-    colour chances are the colour network's (every place holding checkers has one), so a stack `_at_most_fifteen`
-    renamed may be renamed back; a bar half may change set too, and the referee then takes it as unsure."""
+    (`checker_sets.counts_making_fifteen`; on a busy board `off` is `hidden_or_off`'s, so at most fifteen); a place
+    so changed is less sure: the whole board chose its count. The colour chances are the colour network's (every
+    place holding checkers has one), so a stack `_at_most_fifteen` renamed may be renamed back; a bar half may
+    change set too, and the referee then takes it as unsure."""
     places = (*points, *bar)
     best = counts_making_fifteen(dists, [p_light.get(s, 0.5) for s in range(len(places))], off)
     out = []
