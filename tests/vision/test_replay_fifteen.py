@@ -1,0 +1,39 @@
+"""The fifteen-a-side replay tool (`tools/replay_fifteen.py`): what it records from the photoreal benchmark replays
+to exactly the readings the benchmark judged, and a changed constant is replayed, not read back."""
+
+import pickle
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import replay_fifteen  # noqa: E402
+
+import companion.vision.checker_sets as checker_sets  # noqa: E402
+
+SAMPLE = ROOT / "docs" / "photoreal-sample"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    out = tmp_path_factory.mktemp("replay") / "sample.pkl"
+    replay_fifteen.record(["--dir", str(SAMPLE)], out)
+    return pickle.loads(out.read_bytes())
+
+
+def test_the_replay_gives_back_every_reading_the_benchmark_judged(recorded):
+    assert len(recorded) == len(list(SAMPLE.glob("*.jpg")))
+    assert all(len(f["truth"]) == 26 and f["dists"].shape == (26, 16) for f in recorded)
+    for frame in recorded:
+        assert [tuple(p) for p in replay_fifteen.replay_frame(frame)] == [tuple(p) for p in frame["read"]]
+    right, seen, full = replay_fifteen.score(recorded, [f["read"] for f in recorded])
+    assert right == seen and full == len(recorded)  # the sample's eight frames all read right today
+
+
+def test_a_changed_constant_is_replayed(recorded, monkeypatch):
+    # colour chances capped at a coin's toss: the sets are then chosen by the counts alone, and names go astray
+    monkeypatch.setattr(checker_sets, "COLOUR_CAP", 0.5)
+    right, seen, _ = replay_fifteen.score(recorded, [replay_fifteen.replay_frame(f) for f in recorded])
+    assert right < seen

@@ -1,0 +1,143 @@
+"""Record the strip reader's last step (the counts made fifteen a side) on photoreal frames, and replay it offline
+with other constants: seconds instead of minutes per trial, the same figures as the benchmark.
+
+    python tools/replay_fifteen.py record --dir /work/data/photoreal/dev --out dev.pkl [--calibrate]
+    python tools/replay_fifteen.py replay dev.pkl more.pkl --hidden-any 0.75 0.9 --colour-cap 0.98 0.995
+
+`record` runs `benchmarks/photoreal_bench.py` (same frames, same jitter) with the step's inputs kept for every
+frame: the strips' count distributions, the colour chances, the trays' chances, whether the board was busy, and
+each place's truth. `replay` runs `checker_sets.counts_making_fifteen` again on them and prints points right and
+frames fully right (points and bar, as the benchmark judges them) for each setting; the recorded constants
+reproduce the benchmark's figures exactly. Only the last step is replayed: what the networks saw is fixed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import companion.vision.checker_sets as checker_sets  # noqa: E402
+import companion.vision.strip_reader as strip_reader  # noqa: E402
+
+
+def record(bench_args: list[str], out: Path) -> None:
+    """Run the photoreal benchmark with the step's inputs and each frame's truth kept, and save them."""
+    import photoreal_bench
+
+    frames: list[dict] = []
+    step: dict = {}
+    fifteen, covered, judge = strip_reader._fifteen_a_side, strip_reader.covered_points, photoreal_bench.judge
+
+    def covered_kept(p):
+        step["busy"] = covered(p)
+        return step["busy"]
+
+    def fifteen_kept(points, bar, dists, p_light, off=None):
+        # on a busy board `off` is already `hidden_or_off`'s: keep the trays' own chances, which it was given
+        trays = step.pop("trays") if "trays" in step else (None if off is None else np.array(off))
+        step["inputs"] = (np.array(dists), dict(p_light), trays)
+        return fifteen(points, bar, dists, p_light, off)
+
+    def hidden_kept(off):
+        step["trays"] = None if off is None else np.array(off)
+        return hidden_or_off(off)
+
+    def judge_kept(reading, orient, label):
+        out = judge(reading, orient, label)
+        hidden = set(label.get("occluded", ()))
+        truth = []
+        for slot in range(24):
+            point = orient.point_of_slot(slot)
+            owner, count = label["points"][point - 1]
+            truth.append(None if point in hidden else (orient.colour_of(owner) if count else None, count))
+        for top in (True, False):
+            player = orient.bar_owner(top)
+            count = label["bar"][player]
+            hidden_half = label.get("bar_hidden", [False, False])[player]
+            truth.append(None if hidden_half else (orient.colour_of(player) if count else None, count))
+        dists, p_light, trays = step.pop("inputs")
+        busy = step.pop("busy") is not None
+        frames.append({"name": label.get("board_id"), "frame": label.get("frame_index"), "busy": busy,
+                       "dists": dists, "light": p_light, "trays": trays, "truth": truth,
+                       "read": [(r.colour if r.count else None, r.count) for r in (*reading.points, *reading.bar)]})
+        return out
+
+    hidden_or_off = strip_reader.hidden_or_off
+    strip_reader.covered_points, strip_reader._fifteen_a_side = covered_kept, fifteen_kept
+    strip_reader.hidden_or_off = hidden_kept
+    photoreal_bench.judge = judge_kept
+    sys.argv = ["photoreal_bench.py", *bench_args]
+    try:
+        photoreal_bench.main()
+    finally:
+        strip_reader.covered_points, strip_reader._fifteen_a_side = covered, fifteen
+        strip_reader.hidden_or_off, photoreal_bench.judge = hidden_or_off, judge
+    out.write_bytes(pickle.dumps(frames))
+    print(f"recorded {len(frames)} frames to {out}")
+
+
+def replay_frame(frame: dict) -> list[tuple[str | None, int]]:
+    """The step again on one recorded frame, with the module constants as they are now."""
+    off = frame["trays"]
+    if frame["busy"]:
+        off = strip_reader.hidden_or_off(off)
+    light = [frame["light"].get(s, 0.5) for s in range(len(frame["dists"]))]
+    return checker_sets.counts_making_fifteen(frame["dists"], light, off)
+
+
+def score(frames: list[dict], readings) -> tuple[int, int, int]:
+    """Points right, points judged and frames fully right (points and bar), as the benchmark judges them."""
+    right = seen = full = 0
+    for frame, reading in zip(frames, readings):
+        whole = True
+        for place, truth in enumerate(frame["truth"]):
+            if truth is None:
+                continue
+            colour, count = reading[place]
+            ok = count == truth[1] and (truth[1] == 0 or colour == truth[0])
+            if place < 24:
+                seen += 1
+                right += ok
+            whole &= ok
+        full += whole
+    return right, seen, full
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record", help="run photoreal_bench and keep the step's inputs")
+    rec.add_argument("--out", type=Path, required=True)
+    rep = sub.add_parser("replay", help="replay recorded frames with other constants")
+    rep.add_argument("files", type=Path, nargs="+")
+    rep.add_argument("--hidden-any", type=float, nargs="+", default=[strip_reader.HIDDEN_ANY])
+    rep.add_argument("--colour-cap", type=float, nargs="+", default=[checker_sets.COLOUR_CAP])
+    rep.add_argument("--count-floor", type=float, nargs="+", default=[checker_sets.COUNT_FLOOR])
+    args, rest = parser.parse_known_args()
+    if args.command == "record":
+        record(rest, args.out)
+        return 0
+    if rest:
+        parser.error(f"unknown arguments: {' '.join(rest)}")
+    frames = [f for path in args.files for f in pickle.loads(path.read_bytes())]
+    right, seen, full = score(frames, [f["read"] for f in frames])
+    print(f"as read: {100 * right / max(seen, 1):.2f} % of {seen} points, {full} of {len(frames)} frames fully right")
+    for hidden_any, cap, floor in itertools.product(args.hidden_any, args.colour_cap, args.count_floor):
+        strip_reader.HIDDEN_ANY, checker_sets.COLOUR_CAP, checker_sets.COUNT_FLOOR = hidden_any, cap, floor
+        right, seen, full = score(frames, [replay_frame(f) for f in frames])
+        print(f"HIDDEN_ANY {hidden_any:g}, COLOUR_CAP {cap:g}, COUNT_FLOOR {floor:g}: "
+              f"{100 * right / max(seen, 1):.2f} % ({right}), {full} frames fully right")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
