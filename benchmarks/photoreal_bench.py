@@ -66,32 +66,48 @@ from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST, StripReader 
 from tools.strip_data import photoreal_label  # noqa: E402
 
 
-def judge(reading, orient, label) -> dict:
-    """Points a hand hides (the label's `occluded`, and a bar half under it) are not judged: nobody can read them,
-    and the live path waits for the hand to go."""
-    points_right, seen, wrong = 0, 0, []
+def place_truths(orient, label) -> list[tuple[str | None, int] | None]:
+    """(colour, count) of the 26 places in the reader's order (24 slots, then the bar's top and bottom halves), None
+    where nobody can read it: points a hand hides (the label's `occluded`) and a bar half under it."""
     hidden = set(label.get("occluded", ()))
-    for slot, read in enumerate(reading.points):
+    out: list[tuple[str | None, int] | None] = []
+    for slot in range(24):
         point = orient.point_of_slot(slot)
-        if point in hidden:
+        owner, count = label["points"][point - 1]
+        out.append(None if point in hidden else (orient.colour_of(owner) if count else None, count))
+    for top in (True, False):
+        player = orient.bar_owner(top)
+        count = label["bar"][player]
+        hidden_half = label.get("bar_hidden", [False, False])[player]
+        out.append(None if hidden_half else (orient.colour_of(player) if count else None, count))
+    return out
+
+
+def read_right(truth: tuple[str | None, int], colour: str | None, count: int) -> bool:
+    """A place read right: its count, and its colour where it holds checkers."""
+    return count == truth[1] and (truth[1] == 0 or colour == truth[0])
+
+
+def judge(reading, orient, label) -> dict:
+    """Places nobody can read (`place_truths`) are not judged; the live path waits for the hand to go."""
+    points_right, seen, wrong = 0, 0, []
+    truths = place_truths(orient, label)
+    for slot, (read, truth) in enumerate(zip(reading.points, truths[:24])):
+        if truth is None:
             continue
         seen += 1
-        owner, count = label["points"][point - 1]
-        colour = orient.colour_of(owner) if count else None
-        ok = read.count == count and (count == 0 or read.colour == colour)
+        ok = read_right(truth, read.colour, read.count)
         points_right += ok
         if not ok:
-            wrong.append((slot, (colour, count), (read.colour, read.count, round(read.confidence, 2))))
+            wrong.append((slot, truth, (read.colour, read.count, round(read.confidence, 2))))
     bar_right = True
-    for top, half in zip((True, False), reading.bar):
-        player = orient.bar_owner(top)
-        if label.get("bar_hidden", [False, False])[player]:
+    for top, half, truth in zip((True, False), reading.bar, truths[24:]):
+        if truth is None:
             continue
-        truth = label["bar"][player]
-        ok = half.count == truth and (truth == 0 or half.colour == orient.colour_of(player))
+        ok = read_right(truth, half.colour, half.count)
         bar_right &= ok
         if not ok:
-            wrong.append(("bar top" if top else "bar bottom", truth, (half.colour, half.count)))
+            wrong.append(("bar top" if top else "bar bottom", truth[1], (half.colour, half.count)))
     # the trays, where read: each player's borne-off count as the referee gets it (the home side, by the orientation)
     off = reading.to_board_reading(orient).off
     trays = None if off is None else [

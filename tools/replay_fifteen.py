@@ -53,21 +53,11 @@ def record(bench_args: list[str], out: Path) -> None:
 
     def judge_kept(reading, orient, label):
         out = judge(reading, orient, label)
-        hidden = set(label.get("occluded", ()))
-        truth = []
-        for slot in range(24):
-            point = orient.point_of_slot(slot)
-            owner, count = label["points"][point - 1]
-            truth.append(None if point in hidden else (orient.colour_of(owner) if count else None, count))
-        for top in (True, False):
-            player = orient.bar_owner(top)
-            count = label["bar"][player]
-            hidden_half = label.get("bar_hidden", [False, False])[player]
-            truth.append(None if hidden_half else (orient.colour_of(player) if count else None, count))
         dists, p_light, trays = step.pop("inputs")
         busy = step.pop("busy") is not None
         frames.append({"name": label.get("board_id"), "frame": label.get("frame_index"), "busy": busy,
-                       "dists": dists, "light": p_light, "trays": trays, "truth": truth,
+                       "dists": dists, "light": p_light, "trays": trays,
+                       "truth": photoreal_bench.place_truths(orient, label),
                        "read": [(r.colour if r.count else None, r.count) for r in (*reading.points, *reading.bar)]})
         return out
 
@@ -96,14 +86,15 @@ def replay_frame(frame: dict) -> list[tuple[str | None, int]]:
 
 def score(frames: list[dict], readings) -> tuple[int, int, int]:
     """Points right, points judged and frames fully right (points and bar), as the benchmark judges them."""
+    from photoreal_bench import read_right
+
     right = seen = full = 0
     for frame, reading in zip(frames, readings):
         whole = True
         for place, truth in enumerate(frame["truth"]):
             if truth is None:
                 continue
-            colour, count = reading[place]
-            ok = count == truth[1] and (truth[1] == 0 or colour == truth[0])
+            ok = read_right(truth, *reading[place])
             if place < 24:
                 seen += 1
                 right += ok

@@ -10,7 +10,7 @@ checkers' middles, or the profile's), and says whether the checkers belong to th
 is shown with the two sets in either order, so it can only learn "which of these two", not "light or dark"; and
 half of them lit unevenly (`uneven_light`), the reference colours unchanged, so that lightness alone does not
 decide. `--finishes` also shows crops as other sets and finishes would look (`other_finishes`); the shipped network
-was trained without it (session 31 measured it: docs/VISION.md).
+was fine-tuned with it in session 32 (docs/VISION.md).
 """
 
 from __future__ import annotations

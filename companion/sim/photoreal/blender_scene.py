@@ -18,6 +18,7 @@ import math
 import random
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import bpy  # first: it makes bmesh, bpy_extras and mathutils importable
@@ -450,7 +451,8 @@ class BoardScene:
         scene.world.use_nodes = True
         self.static = bpy.data.collections.new("board")
         scene.collection.children.link(self.static)
-        self.rng = random.Random(hash(board["board_id"]) & 0xFFFFFFFF)
+        # crc32, not hash(): a str's hash is salted per process, and a board must render the same from its seed
+        self.rng = random.Random(zlib.crc32(board["board_id"].encode()))
         self._build_board()
         self.frame_parts = None
 
@@ -530,13 +532,14 @@ class BoardScene:
         d, t = g["checker_diameter"] * MM, g["checker_thickness"] * MM
         out = []
         for i, rgb in enumerate(c["colours"]):
-            if "surfaces" in c:
-                mat = surface_material(f"checker{i}", rgb, c["surfaces"][i])
-            else:  # (the draws in this order: boards rendered before surfaces stay reproducible)
-                mat = checker_material(f"checker{i}", rgb, c["finish"], rng)
-            ring_rgb = c["colours"][1 - i] if rng.random() < 0.5 else [min(1.0, x * 0.7 + 0.2) for x in rgb]
-            ring = (surface_material(f"ring{i}", ring_rgb, c["surfaces"][i]) if "surfaces" in c
-                    else checker_material(f"ring{i}", ring_rgb, c["finish"], rng))
+            def finished(name, colour, i=i):
+                return (surface_material(name, colour, c["surfaces"][i]) if "surfaces" in c
+                        else checker_material(name, colour, c["finish"], rng))
+
+            # the draws in this order (the set's, the ring's colour, the ring's): earlier boards stay reproducible
+            mat = finished(f"checker{i}", rgb)
+            ring = finished(f"ring{i}", c["colours"][1 - i] if rng.random() < 0.5 else
+                            [min(1.0, x * 0.7 + 0.2) for x in rgb])
             faceted = c["model"] == "faceted"  # an octagonal prism: turned with eight sides, none smoothed
             verts, faces, smooth, mats = lathe(checker_profile(c["model"], d, t, c["bevel"]), 8 if faceted else 48)
             if faceted:
