@@ -163,6 +163,25 @@ def test_each_range_of_training_boards_keeps_its_designs():
         "lacquer-tournament", "club-leather", "slate-polished", "burl-veneer"]
 
 
+def test_each_range_of_held_out_boards_keeps_its_designs():
+    """Held-out boards 8-99 are the first three designs and 100-999 the mosaic, as they were read; from 1000 the
+    first three come again, for fresh draws after 8-99 were used up."""
+    from companion.sim.photoreal.spec import (FIRST_HELDOUT_DESIGNS, FIRST_MOSAIC_HELDOUT_BOARD,
+                                              FIRST_THREE_AGAIN_HELDOUT_BOARD)
+
+    def designs(boards):
+        return {board_spec("heldout", b)["design"] for b in boards}
+
+    assert designs(range(FIRST_MOSAIC_HELDOUT_BOARD - 6, FIRST_MOSAIC_HELDOUT_BOARD)) == set(FIRST_HELDOUT_DESIGNS)
+    assert designs(range(FIRST_MOSAIC_HELDOUT_BOARD, FIRST_MOSAIC_HELDOUT_BOARD + 3)) == {"mosaic-glass"}
+    assert designs(range(FIRST_THREE_AGAIN_HELDOUT_BOARD - 3, FIRST_THREE_AGAIN_HELDOUT_BOARD)) == {"mosaic-glass"}
+    assert designs(range(FIRST_THREE_AGAIN_HELDOUT_BOARD, FIRST_THREE_AGAIN_HELDOUT_BOARD + 6)) == set(
+        FIRST_HELDOUT_DESIGNS)
+    # as the read draws were rendered (session 32's fresh draw, boards 86-91 and mosaic 166-171)
+    assert [board_spec("heldout", b)["design"] for b in (86, 87, 88, 166)] == [
+        "inlaid-parquet", "marble-brass", "cork-travel", "mosaic-glass"]
+
+
 def test_tall_stack_boards_show_tall_stacks_more_often():
     """Boards `FIRST_TALL_TRAIN_BOARD` to `FIRST_MIXED_TRAIN_BOARD` are for the counts of tall stacks, rare in
     games' positions; the boards after them have the usual share again."""

@@ -132,6 +132,9 @@ HELDOUT_DESIGNS = (
 FIRST_HELDOUT_DESIGNS = ("marble-brass", "cork-travel", "inlaid-parquet")
 FIRST_MOSAIC_HELDOUT_BOARD = 100
 """Held-out boards from this one are the mosaic design alone; those before keep the first three."""
+FIRST_THREE_AGAIN_HELDOUT_BOARD = 1000
+"""Held-out boards from this one are the first three designs again: boards 8-99 were all drawn by session 33, and
+each fresh draw needs boards nobody has read (the mosaic keeps 100-999)."""
 DESIGNS = {d.name: d for d in TRAIN_DESIGNS + HELDOUT_DESIGNS}
 SPLITS = {"train": TRAIN_DESIGNS, "heldout": HELDOUT_DESIGNS}
 SEED_BASE = {"train": 0, "heldout": 5_000_000}
@@ -233,7 +236,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
                  else ALL_BUT_TILED if board < FIRST_TILED_TRAIN_BOARD
                  else ("tiled-swirl",) if board < FIRST_TALL_TRAIN_BOARD else ALL_BUT_TILED + ("tiled-swirl",))
     else:
-        names = FIRST_HELDOUT_DESIGNS if board < FIRST_MOSAIC_HELDOUT_BOARD else ("mosaic-glass",)
+        mosaic = FIRST_MOSAIC_HELDOUT_BOARD <= board < FIRST_THREE_AGAIN_HELDOUT_BOARD
+        names = ("mosaic-glass",) if mosaic else FIRST_HELDOUT_DESIGNS
     designs = tuple(d for d in designs if d.name in names)
     design = designs[board % len(designs)]
     play_width = float(rng.uniform(440, 620))

@@ -1,0 +1,97 @@
+"""The photoreal sets the vision figures are measured on, by name, and rendering them again on a new machine.
+
+    python tools/photoreal_sets.py list
+    python tools/photoreal_sets.py render [NAME...] [--role development|fresh] --root DIR
+                                          [--blender-python PATH]
+
+Rendered frames are data, not code: they live outside the repository (`--root`, e.g. /work/data/photoreal), and
+a new machine starts without them. A set is its generator's arguments (split, first board, boards), so this list
+is all it takes to make them again: `render` runs `python -m companion.sim.photoreal` for each set into
+`ROOT/NAME`, resuming where a stopped run left off, at the size and samples every set has had (960x540, 8
+samples, 6 frames a board, frame 0 the starting position). Since session 32 a board renders to the same pixels
+every time; frames rendered before then have the same labels but slightly different pixels.
+
+Roles: *development* sets are held-out draws already read once (and boards of the training designs never trained
+on): tuned on from then on. A *fresh* set is rendered and read once, with a session's final reader, by the
+protocol in docs/VISION.md; after that read it is development data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+SIZE, SAMPLES, FRAMES = "960x540", 8, 6
+
+
+@dataclass(frozen=True)
+class PhotorealSet:
+    name: str
+    split: str
+    first: int
+    boards: int
+    role: str
+    note: str
+
+    def command(self, root: Path, blender_python: str) -> list[str]:
+        return [sys.executable, "-m", "companion.sim.photoreal", "--split", self.split, "--first", str(self.first),
+                "--boards", str(self.boards), "--frames", str(FRAMES), "--out", str(root / self.name),
+                "--size", SIZE, "--samples", str(SAMPLES), "--blender-python", blender_python]
+
+    def frames_dir(self, root: Path) -> Path:
+        """Where the frames land (the generator adds the split's folder)."""
+        return root / self.name / self.split
+
+
+SETS = {s.name: s for s in (
+    PhotorealSet("heldout6", "heldout", 32, 6, "development", "the timing set (benchmarks/vision_bench.py)"),
+    PhotorealSet("heldout13", "heldout", 68, 6, "development", "session 29's fresh draw"),
+    PhotorealSet("heldout-mosaic10", "heldout", 148, 6, "development", "session 29's fresh draw"),
+    PhotorealSet("heldout14", "heldout", 74, 6, "development", "session 30's fresh draw"),
+    PhotorealSet("heldout-mosaic11", "heldout", 154, 6, "development", "session 30's fresh draw"),
+    PhotorealSet("heldout15", "heldout", 80, 6, "development", "session 31's fresh draw"),
+    PhotorealSet("heldout-mosaic12", "heldout", 160, 6, "development", "session 31's fresh draw"),
+    PhotorealSet("heldout16", "heldout", 86, 6, "development", "session 32's fresh draw"),
+    PhotorealSet("heldout-mosaic13", "heldout", 166, 6, "development", "session 32's fresh draw"),
+    PhotorealSet("heldout17", "heldout", 92, 6, "development", "session 33's fresh draw"),
+    PhotorealSet("heldout-mosaic14", "heldout", 172, 6, "development", "session 33's fresh draw"),
+    PhotorealSet("heldout18", "heldout", 1000, 6, "fresh", "the next fresh draw (first three designs again)"),
+    PhotorealSet("heldout-mosaic15", "heldout", 178, 6, "fresh", "the next fresh draw"),
+)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list")
+    render = sub.add_parser("render")
+    render.add_argument("names", nargs="*")
+    render.add_argument("--role", choices=("development", "fresh"))
+    render.add_argument("--root", type=Path, required=True)
+    render.add_argument("--blender-python", default=os.environ.get("COMPANION_BLENDER_PYTHON", "python3"))
+    args = parser.parse_args(argv)
+    if args.command == "list":
+        for s in SETS.values():
+            last = s.first + s.boards - 1
+            print(f"{s.name:18} {s.split:8} boards {s.first}-{last}  {s.role:12} {s.note}")
+        return 0
+    unknown = [name for name in args.names if name not in SETS]
+    if unknown:
+        parser.error(f"no set named {', '.join(unknown)} (see `list`)")
+    chosen = [SETS[n] for n in args.names] + [s for s in SETS.values() if args.role and s.role == args.role]
+    if not chosen:
+        parser.error("name the sets to render, or give --role")
+    for s in dict.fromkeys(chosen):
+        print(f"{s.name}: boards {s.first}-{s.first + s.boards - 1} ({s.split})", flush=True)
+        done = subprocess.run(s.command(args.root, args.blender_python), cwd=Path(__file__).resolve().parents[1])
+        if done.returncode:
+            return done.returncode
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
