@@ -37,8 +37,8 @@ def record(bench_args: list[str], out: Path) -> None:
     step: dict = {}
     fifteen, covered, judge = strip_reader._fifteen_a_side, strip_reader.covered_points, photoreal_bench.judge
 
-    def covered_kept(p):
-        step["busy"] = covered(p)
+    def covered_kept(p, patterned=False):
+        step["busy"] = covered(p, patterned=patterned)
         return step["busy"]
 
     def fifteen_kept(points, bar, dists, p_light, off=None):

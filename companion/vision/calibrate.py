@@ -192,7 +192,8 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
         looks, looks_said = learn_empty_looks(image, corners, geometry, empty, reading,
                                               lambda s: f"point {orientation.point_of_slot(s)}")
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
-                      colours, reader=reader, geometry=geometry, head=head, empty_looks=looks)
+                      colours, reader=reader, geometry=geometry, head=head, empty_looks=looks,
+                      patterned=reader == "strips" and looks_patterned(image, corners, geometry))
     counts_wrong, colours_wrong, doubted = read_back(profile, image, target)
     if counts_wrong or len(colours_wrong) > COLOURS_FORGIVEN or len(doubted) > DOUBTED_FORGIVEN:
         raise CalibrationError(f"the profile does not read the position back: "
@@ -204,6 +205,8 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     if colours_wrong:  # glare on one stack is no reason to refuse a board whose every count reads right
         warnings.append(f"on this photo the profile reads the colour of {', '.join(colours_wrong)} wrong "
                         "(glare or shade on that stack?); the counts all read right")
+    if profile.patterned:
+        warnings.append(PATTERNED_SAID)
     return Calibration(profile, reading, how, "; ".join(warnings + looks_said) or None)
 
 
@@ -227,6 +230,26 @@ def learn_empty_looks(image: np.ndarray, corners: Corners, geometry: BoardGeomet
     if hidden:
         said.append(f"something seemed to lie over {_listed(hidden)} (a hand?): no empty look is learnt there yet")
     return EmptyLooks.none().learnt(image, corners, geometry, learn), said
+
+
+PATTERNED_POINTS = 2
+"""Points of the calibration photo (nothing over the board) that the strip network must take for covered before the
+board counts as patterned: one can be a shadow or corners a little off (a plain development board's start read one
+point at 0.62 with the corners 2 px off); tiles and veins show at several."""
+
+
+PATTERNED_SAID = ("the board's pattern looks like something over its points to the reader: a hand pauses the "
+                  "reading only where it plainly covers two neighbouring points")
+
+
+def looks_patterned(image: np.ndarray, corners: Corners, geometry: BoardGeometry) -> bool:
+    """Whether the strip network takes `PATTERNED_POINTS` points of this photo, with nothing over the board, for
+    covered (`strip_reader.COVERED_LEAST`): the board's own pattern (tiles, veins) looks like a hand, and only a
+    plainer hand makes its frames busy."""
+    from companion.vision.strip_reader import COVERED_LEAST, NOT_A_POINT, StripReader
+
+    not_a_point = StripReader(corners, geometry).probabilities(image)[:24, NOT_A_POINT]
+    return int((not_a_point >= COVERED_LEAST).sum()) >= PATTERNED_POINTS
 
 
 def measured_colours(image: np.ndarray, corners: Corners, geometry: BoardGeometry, orientation: Orientation,
@@ -334,7 +357,9 @@ def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: s
                                         lambda s: f"slot {s}")
     profile = Profile(corners, orientation, localisation[0], localisation[1], (w, h), side, dict(reading.colours),
                       reader="strips", geometry=geometry,
-                      head=adapted_head(image, corners, geometry, counts) if adapt else None, empty_looks=looks)
+                      head=adapted_head(image, corners, geometry, counts) if adapt else None, empty_looks=looks,
+                      patterned=looks_patterned(image, corners, geometry))
+    said += [PATTERNED_SAID] if profile.patterned else []
     return Calibration(profile, reading, how + ", measured on the labels", "; ".join(said) or None)
 
 
@@ -427,8 +452,7 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "Calibration", "CalibrationError", "adapted_head", "calibrate",
-           "differences", "read_back",
-           "learn_empty_looks", "known_counts",
-           "likeliest_orientations", "measure", "measured_colours", "measured_sizes", "orientations_of",
+__all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "PATTERNED_POINTS", "Calibration", "CalibrationError",
+           "adapted_head", "calibrate", "differences", "known_counts", "learn_empty_looks", "likeliest_orientations",
+           "looks_patterned", "measure", "measured_colours", "measured_sizes", "orientations_of", "read_back",
            "start_orientations", "verify"]

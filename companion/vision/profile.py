@@ -11,6 +11,7 @@
     trays = "right"
     reader = "strips"                              # or "classic": the simulator's board, read by its own models
     empty_looks = "NAME.empty.npz"                 # each point's look when empty (strips reader; file beside this)
+    patterned = true                               # the board's pattern looked like a hand when calibrated
     [colours]                                      # mean BGR of each set, as seen when calibrated
     light = [235.0, 240.0, 245.0]
     dark = [25.0, 25.0, 30.0]
@@ -78,6 +79,9 @@ class Profile:
     empty_looks: EmptyLooks | None = field(default=None, compare=False)
     """What this board's points look like empty, from the calibration photo and confirmed positions (saved beside
     the TOML file as NAME.empty.npz)."""
+    patterned: bool = False
+    """The board's own pattern (tiles, veins) looked like something over a point to the strip network on the
+    calibration photo: only a plainer hand makes a frame busy (`strip_reader.covered_points`)."""
 
     def __post_init__(self) -> None:
         if self.reader not in READERS:
@@ -113,7 +117,7 @@ class Profile:
             from companion.vision.strip_reader import StripReader
 
             return StripReader(corners, self.geometry or STANDARD, trays=self.trays, colours=self.colours or None,
-                               head=self.head, empty_looks=self.empty_looks)
+                               head=self.head, empty_looks=self.empty_looks, patterned=self.patterned)
         from companion.vision.reader import BoardReader
 
         return BoardReader(corners, trays=self.trays)
@@ -137,6 +141,8 @@ class Profile:
             lines.append(f'empty_looks = "{empty_file}"')
         if self.flat_dice:
             lines.append("flat_dice = true")
+        if self.patterned:
+            lines.append("patterned = true")
         if self.colours:
             lines.append("")
             lines.append("[colours]")
@@ -190,7 +196,8 @@ class Profile:
                        _colours(data.get("colours", {})),
                        _boolean(data.get("flat_dice", False), "flat_dice"), str(data.get("reader", "classic")),
                        _geometry(data.get("geometry")), _load_head(path, data.get("head")),
-                       _load_empty_looks(path, data.get("empty_looks")))
+                       _load_empty_looks(path, data.get("empty_looks")),
+                       _boolean(data.get("patterned", False), "patterned"))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"the board profile {path} is incomplete or wrong ({exc}): run companion calibrate "
                                "again") from None

@@ -74,6 +74,9 @@ boards the reading turned on 2 px of the corners."""
 COVERED_MOST = 12
 """More points than this unlike points: the corners are wrong or it is no board (the board confidence says so),
 not a hand."""
+PATTERN_HAND = 0.85
+"""On a patterned board a hand is two neighbouring points each at least this likely "not a point": a single sure
+point or two half-likely ones are what its pattern shows on clear frames."""
 
 
 @lru_cache(maxsize=4)
@@ -91,13 +94,16 @@ class StripReader:
 
     def __init__(self, corners: Corners, geometry: BoardGeometry = STANDARD, *, trays: str | None = None,
                  colours: dict[str, tuple[float, float, float]] | None = None, head: Head | None = None,
-                 empty_looks: EmptyLooks | None = None, models: Path = MODELS) -> None:
+                 empty_looks: EmptyLooks | None = None, patterned: bool = False, models: Path = MODELS) -> None:
         """`trays`: the trays' side, the profile's; None reads both sides of a measured board (the orientation
         picks one) or guesses the side of the simulator's board (`tray_side`).
         `colours`: each set's BGR as calibration saw it (the profile's), or None to find them per image.
         `head`: the network's last layer as calibration adapted it to this board (`companion.vision.adapt`).
-        `empty_looks`: what this board's points look like empty (`companion.vision.empty_looks`)."""
+        `empty_looks`: what this board's points look like empty (`companion.vision.empty_looks`).
+        `patterned`: the board's pattern looked like something over a point on the calibration photo
+        (`calibrate.looks_patterned`): only a plainer hand makes it busy (`covered_points`)."""
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
+        self.patterned = patterned
         self.plane = Plane.from_corners(corners)
         self.cutter = StripCutter(corners, geometry)
         self.network = _network(str(models / "strips.onnx"))
@@ -230,7 +236,7 @@ class StripReader:
         lap("trays")
         # the tray network's counts are never sure: they make the counts fifteen below, but take no room here
         points, bar = _at_most_fifteen(points, bar, None if self.measured else trays, samples, centres, p_light)
-        busy = covered_points(p)
+        busy = covered_points(p, patterned=self.patterned)
         # on a busy board the seen checkers need not make fifteen: those not seen may be under the hand
         made = _fifteen_a_side(points, bar, dists, p_light, off if busy is None else hidden_or_off(off))
         mended = made != (points, bar)
@@ -472,16 +478,21 @@ def _half(dist: np.ndarray, sample: np.ndarray | None, centres, is_point: float,
     return HalfRead(colour, best, float(dist[best] * min(1.0, 1.5 * sure) * is_point), low, high)
 
 
-def covered_points(p: np.ndarray) -> str | None:
+def covered_points(p: np.ndarray, patterned: bool = False) -> str | None:
     """What `busy` says when something lies over a few points and the rest are points; None when nothing covers
     the board. `p`: the network's probabilities for the 26 strips. A hand shows as one point surely "not a point"
     or as neighbours that both look it: a patterned board (tiles and grout, veined marble) reads a scattered point
-    or two as half-likely "not a point", and taking those for a hand kept its frames from the referee."""
+    or two as half-likely "not a point", and taking those for a hand kept its frames from the referee. On a board
+    calibration found `patterned`, even a sure point or two half-likely neighbours are its pattern's: only two
+    neighbours both surely covered (`PATTERN_HAND`) are a hand."""
     not_a_point = p[:24, NOT_A_POINT]
     covered = int((not_a_point > COVERED_LEAST).sum())
     if not 0 < covered <= COVERED_MOST:
         return None
-    if not_a_point.max() < HAND_SURE and not _neighbours(np.nonzero(not_a_point > NEIGHBOURS_LEAST)[0]):
+    if patterned:
+        if not _neighbours(np.nonzero(not_a_point >= PATTERN_HAND)[0]):
+            return None
+    elif not_a_point.max() < HAND_SURE and not _neighbours(np.nonzero(not_a_point > NEIGHBOURS_LEAST)[0]):
         return None
     return f"a hand or something over the board ({covered} point{'s' if covered > 1 else ''} covered)"
 
@@ -492,6 +503,6 @@ def _neighbours(slots: np.ndarray) -> bool:
     return any(s + 1 in taken and (s < 12) == (s + 1 < 12) for s in taken)
 
 
-__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "TRAYS_SURE_AT_MOST",
-           "TRAYS_TRUSTED", "StripReader", "checker_colours", "colour_input", "covered_points", "hidden_or_off",
-           "off_chances"]
+__all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "PATTERN_HAND",
+           "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "StripReader", "checker_colours", "colour_input", "covered_points",
+           "hidden_or_off", "off_chances"]

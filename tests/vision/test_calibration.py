@@ -1,5 +1,7 @@
 """Calibration three ways (markers, corners given, from the board alone), profiles, a nudged board."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -95,6 +97,9 @@ def test_profiles_round_trip_and_bad_ones_say_what_is_wrong(tmp_path):
     path = tmp_path / "p.toml"
     profile.save(path)
     assert Profile.load(path) == profile
+    patterned = replace(profile, patterned=True)
+    patterned.save(path)
+    assert Profile.load(path) == patterned and Profile.load(path).patterned
     path.write_text("corners = [[1, 2]]\n")
     with pytest.raises(ProfileError, match="incomplete"):
         Profile.load(path)
@@ -109,7 +114,8 @@ def test_profiles_round_trip_and_bad_ones_say_what_is_wrong(tmp_path):
                        (("light = [200.0", "light = [300.0"), "outside 0-255"),
                        (("[colours]", "colours = \"x\"\n[no]"), "table"),
                        (("version = 1", "version = 99"), "version 99"),
-                       (("home_right = true", "home_right = \"yes\""), "home_right")]:
+                       (("home_right = true", "home_right = \"yes\""), "home_right"),
+                       (("reader = ", "patterned = 1\nreader = "), "patterned")]:
         assert edit[0] in good, edit
         path.write_text(good.replace(edit[0], edit[1], 1))
         with pytest.raises(ProfileError, match=said):
@@ -319,3 +325,28 @@ def test_a_stack_the_reader_doubts_is_said_not_refused_but_a_second_is_refused(m
     monkeypatch.setattr(StripReader, "_run", doubting(fives[:2]))
     with pytest.raises(CalibrationError):
         calibrate(image, corners=corners, markers=False)
+
+
+@pytest.mark.parametrize("covered, patterned", [((0.95,), False), ((0.45, 0.55), False), ((0.55, 0.6), True)])
+def test_a_board_whose_calibration_photo_looks_covered_at_two_points_is_patterned(monkeypatch, covered, patterned):
+    """Calibration asks the strip network whether points of the photo (nothing over the board) look like
+    something over them; at two or more the profile's reader takes only a plainer hand for one."""
+    from companion.vision.strip_reader import NOT_A_POINT, StripReader
+
+    image, label = _render(Position.start(), tilt=10)
+    corners = image_corners(label)
+    assert not calibrate(image, corners=corners, markers=False).profile.patterned  # a plain board
+    probabilities = StripReader.probabilities
+
+    def grout(self, image):
+        p = probabilities(self, image).copy()
+        for slot, chance in zip((3, 9), covered):  # two points the start leaves empty
+            p[slot, NOT_A_POINT] = chance
+        return p
+
+    monkeypatch.setattr(StripReader, "probabilities", grout)
+    result = calibrate(image, corners=corners, markers=False)
+    profile = result.profile
+    assert profile.patterned is patterned
+    assert ("pattern looks like something over its points" in (result.warning or "")) is patterned
+    assert profile.board_reader(corners).patterned is patterned

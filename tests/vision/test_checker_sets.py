@@ -234,7 +234,7 @@ def test_on_a_busy_board_no_set_reads_over_fifteen_but_checkers_not_seen_may_be_
 
     reader._run = misreading
     reader._read_doubtful_again = lambda image, p, norm: None
-    monkeypatch.setattr(strip_reader, "covered_points", lambda p: "a hand over the board")
+    monkeypatch.setattr(strip_reader, "covered_points", lambda p, patterned=False: "a hand over the board")
     busy = reader.read(image)
     assert busy.busy and busy.mended
     assert (busy.points[five].colour, busy.points[five].count) == (right.points[five].colour, 5)

@@ -27,3 +27,14 @@ def test_a_point_surely_covered_or_neighbours_that_both_look_it_are_a_hand():
 
 def test_a_board_mostly_unlike_points_is_no_hand():
     assert covered_points(_chances({slot: 0.99 for slot in range(20)})) is None  # wrong corners: the board says so
+
+
+def test_on_a_patterned_board_only_two_neighbours_surely_covered_are_a_hand():
+    """A board whose calibration photo looked covered somewhere (`patterned`) shows its tiles as a sure point or two
+    half-likely neighbours on clear frames; a hand covers neighbours surely."""
+    for chances in ({9: 0.99}, {5: 0.6, 6: 0.7}, {3: 0.95, 16: 0.9}, {4: 0.86, 5: 0.75, 15: 0.97}):
+        assert covered_points(_chances(chances)) is not None  # what the plain test calls a hand
+        assert covered_points(_chances(chances), patterned=True) is None
+    assert "2 points covered" in covered_points(_chances({17: 0.9, 18: 1.0}), patterned=True)
+    assert "3 points covered" in covered_points(_chances({1: 0.6, 8: 0.86, 9: 0.99}), patterned=True)
+    assert covered_points(_chances({slot: 0.99 for slot in range(20)}), patterned=True) is None
