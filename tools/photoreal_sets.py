@@ -48,7 +48,7 @@ class PhotorealSet:
 
 
 SETS = {s.name: s for s in (
-    PhotorealSet("heldout6", "heldout", 32, 6, "development", "the timing set (benchmarks/vision_bench.py)"),
+    PhotorealSet("heldout6", "heldout", 32, 6, "development", "the timing set (photoreal_bench.py --calibrate times the live path)"),
     PhotorealSet("heldout13", "heldout", 68, 6, "development", "session 29's fresh draw"),
     PhotorealSet("heldout-mosaic10", "heldout", 148, 6, "development", "session 29's fresh draw"),
     PhotorealSet("heldout14", "heldout", 74, 6, "development", "session 30's fresh draw"),
