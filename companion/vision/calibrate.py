@@ -186,14 +186,16 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     # the trays lie beside the home boards, which the known position has just placed (the picture's own tray test
     # guessed right on 29 of 41 photoreal starting frames)
     side = "right" if orientation.tray_on_right() else "left"
-    looks, looks_said = None, []
-    if reader == "strips" and learn_empty:
-        empty = [target.points[orientation.point_of_slot(s) - 1].count == 0 for s in range(24)]
-        looks, looks_said = learn_empty_looks(image, corners, geometry, empty, reading,
-                                              lambda s: f"point {orientation.point_of_slot(s)}")
+    looks, looks_said, patterned = None, [], False
+    if reader == "strips":
+        chances = photo_chances(image, corners, geometry, head)
+        patterned = looks_patterned(chances)
+        if learn_empty:
+            empty = [target.points[orientation.point_of_slot(s) - 1].count == 0 for s in range(24)]
+            looks, looks_said = learn_empty_looks(image, corners, geometry, empty, reading,
+                                                  lambda s: f"point {orientation.point_of_slot(s)}", chances, patterned)
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
-                      colours, reader=reader, geometry=geometry, head=head, empty_looks=looks,
-                      patterned=reader == "strips" and looks_patterned(image, corners, geometry))
+                      colours, reader=reader, geometry=geometry, head=head, empty_looks=looks, patterned=patterned)
     counts_wrong, colours_wrong, doubted = read_back(profile, image, target)
     if counts_wrong or len(colours_wrong) > COLOURS_FORGIVEN or len(doubted) > DOUBTED_FORGIVEN:
         raise CalibrationError(f"the profile does not read the position back: "
@@ -211,13 +213,15 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
 
 
 def learn_empty_looks(image: np.ndarray, corners: Corners, geometry: BoardGeometry, empty: Sequence[bool],
-                      reading: ImageReading, name) -> tuple[EmptyLooks, list[str]]:
+                      reading: ImageReading, name, chances: np.ndarray, patterned: bool = False
+                      ) -> tuple[EmptyLooks, list[str]]:
     """The looks of the points `empty` says are empty (image order), and what to tell the user of them. A point
-    the network calls "not a point" (a hand, a sleeve) gets no look: it would teach a hand as that point's empty
-    look, and hide the next hand there; confirmed positions give it one later. `name(slot)` names a point."""
-    from companion.vision.strip_reader import COVERED_LEAST, NOT_A_POINT, StripReader
+    the network calls "not a point" (a hand, a sleeve; `chances`, its `photo_chances` on this photo) gets no look:
+    it would teach a hand as that point's empty look, and hide the next hand there; confirmed positions give it one
+    later. On a `patterned` board such points are its pattern's, and said so. `name(slot)` names a point."""
+    from companion.vision.strip_reader import COVERED_LEAST, NOT_A_POINT
 
-    covered = StripReader(corners, geometry).probabilities(image)[:24, NOT_A_POINT] >= COVERED_LEAST
+    covered = chances[:24, NOT_A_POINT] >= COVERED_LEAST
     learn = [e and not c for e, c in zip(empty, covered)]
     said = []
     looked_covered = [name(s) for s in range(24) if learn[s] and reading.points[s].count]
@@ -227,29 +231,41 @@ def learn_empty_looks(image: np.ndarray, corners: Corners, geometry: BoardGeomet
                     f"photo; {'its' if one else 'their'} empty look is learnt from it: make sure "
                     f"{'it is' if one else 'they are'} empty")
     hidden = [name(s) for s in range(24) if empty[s] and covered[s]]
-    if hidden:
+    if hidden and patterned:
+        said.append(f"{_listed(hidden)} looked covered with nothing over the board (its pattern): the reader takes "
+                    "a hand there only where it plainly covers two neighbouring points, and no empty look is learnt "
+                    "there yet")
+    elif hidden:
         said.append(f"something seemed to lie over {_listed(hidden)} (a hand?): no empty look is learnt there yet")
     return EmptyLooks.none().learnt(image, corners, geometry, learn), said
 
 
 PATTERNED_POINTS = 2
 """Points of the calibration photo (nothing over the board) that the strip network must take for covered before the
-board counts as patterned: one can be a shadow or corners a little off (a plain development board's start read one
-point at 0.62 with the corners 2 px off); tiles and veins show at several."""
-
-
+board counts as patterned: one can be a shadow or corners a little off (several plain development boards' starts
+read one point over 0.5, one of them only with its corners 2 px off); tiles and veins show at several."""
 PATTERNED_SAID = ("the board's pattern looks like something over its points to the reader: a hand pauses the "
                   "reading only where it plainly covers two neighbouring points")
 
 
-def looks_patterned(image: np.ndarray, corners: Corners, geometry: BoardGeometry) -> bool:
-    """Whether the strip network takes `PATTERNED_POINTS` points of this photo, with nothing over the board, for
-    covered (`strip_reader.COVERED_LEAST`): the board's own pattern (tiles, veins) looks like a hand, and only a
-    plainer hand makes its frames busy."""
-    from companion.vision.strip_reader import COVERED_LEAST, NOT_A_POINT, StripReader
+def photo_chances(image: np.ndarray, corners: Corners, geometry: BoardGeometry, head=None) -> np.ndarray:
+    """The strip network's chances (26 strips, counts and "not a point") on the calibration photo, with the
+    profile's adapted last layer if it has one: what the empty looks and the pattern test are judged on, once."""
+    from companion.vision.strip_reader import StripReader
 
-    not_a_point = StripReader(corners, geometry).probabilities(image)[:24, NOT_A_POINT]
-    return int((not_a_point >= COVERED_LEAST).sum()) >= PATTERNED_POINTS
+    return StripReader(corners, geometry, head=head).probabilities(image)
+
+
+def looks_patterned(chances: np.ndarray) -> bool:
+    """Whether `PATTERNED_POINTS` points or more of the calibration photo look covered to the strip network
+    (`chances`, `photo_chances`; over `strip_reader.COVERED_LEAST`, as `covered_points` counts them) with no plain
+    hand among them: the board's own pattern (tiles, veins) looks like a hand, and only a plainer hand makes its
+    frames busy. A plain hand on the photo (two neighbouring points surely covered) tells nothing of the pattern:
+    the board is then taken as plain, so that the next hand is not missed."""
+    from companion.vision.strip_reader import COVERED_LEAST, NOT_A_POINT, covered_points
+
+    covered = int((chances[:24, NOT_A_POINT] > COVERED_LEAST).sum())
+    return covered >= PATTERNED_POINTS and covered_points(chances, patterned=True) is None
 
 
 def measured_colours(image: np.ndarray, corners: Corners, geometry: BoardGeometry, orientation: Orientation,
@@ -352,13 +368,14 @@ def _calibrate_on_labels(image, corners, labels, side: str, player0: str, how: s
     orientation = Orientation(True, side == "right", player0)
     h, w = image.shape[:2]
     looks, said = None, []
+    head = adapted_head(image, corners, geometry, counts) if adapt else None
+    chances = photo_chances(image, corners, geometry, head)
+    patterned = looks_patterned(chances)
     if learn_empty:
         looks, said = learn_empty_looks(image, corners, geometry, [c == 0 for c in counts[:24]], reading,
-                                        lambda s: f"slot {s}")
+                                        lambda s: f"slot {s}", chances, patterned)
     profile = Profile(corners, orientation, localisation[0], localisation[1], (w, h), side, dict(reading.colours),
-                      reader="strips", geometry=geometry,
-                      head=adapted_head(image, corners, geometry, counts) if adapt else None, empty_looks=looks,
-                      patterned=looks_patterned(image, corners, geometry))
+                      reader="strips", geometry=geometry, head=head, empty_looks=looks, patterned=patterned)
     said += [PATTERNED_SAID] if profile.patterned else []
     return Calibration(profile, reading, how + ", measured on the labels", "; ".join(said) or None)
 
@@ -454,5 +471,5 @@ def _describe(reading: ImageReading) -> str:
 
 __all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "PATTERNED_POINTS", "Calibration", "CalibrationError",
            "adapted_head", "calibrate", "differences", "known_counts", "learn_empty_looks", "likeliest_orientations",
-           "looks_patterned", "measure", "measured_colours", "measured_sizes", "orientations_of", "read_back",
-           "start_orientations", "verify"]
+           "looks_patterned", "measure", "measured_colours", "measured_sizes", "orientations_of", "photo_chances",
+           "read_back", "start_orientations", "verify"]

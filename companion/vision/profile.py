@@ -92,6 +92,8 @@ class Profile:
             raise ProfileError(f"trays are on the 'left' or 'right', not {self.trays!r}")
         if self.localisation == "markers" and self.marker_corners is None:
             raise ProfileError("a marker profile needs marker_corners: run companion calibrate again")
+        if self.patterned and self.reader != "strips":
+            raise ProfileError("patterned goes with the strips reader: the classic reader has its own busy test")
 
     def locate(self, image: np.ndarray) -> tuple[Corners, str | None]:
         """The playing area's corners in `image`, and a warning when the profile's own were used instead."""

@@ -14,7 +14,8 @@ so that the checkers not seen are borne off or under the hand (`hidden_or_off`),
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
 covered by something, and the reading is `busy` (the photoreal training strips a hand hides are labelled "not a
-point"): one point surely so, or two neighbours that both may be (`covered_points`). A test of the frame's colour
+point"): one point surely so, or two neighbours that both may be (`covered_points`); on a board whose own pattern
+looked covered at calibration (`patterned`), two neighbours both surely so. A test of the frame's colour
 (the simulator reader's) fired on real frames' own grain, height and tall stacks. Only the 24 points are tested: a
 hand over the bar or a tray alone is not seen.
 

@@ -9,7 +9,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import photoreal_sets  # noqa: E402
 
 from companion.sim.photoreal.__main__ import main as render_main  # noqa: E402
-from companion.sim.photoreal.spec import board_spec  # noqa: E402
+from companion.sim.photoreal.spec import FIRST_THREE_AGAIN_HELDOUT_BOARD, board_spec  # noqa: E402
 
 
 def boards(s):
@@ -23,6 +23,11 @@ def test_no_two_sets_share_a_board_and_fresh_draws_are_unread():
             assert not boards(a) & boards(b), (a.name, b.name)
     fresh = [s for s in sets if s.role == "fresh"]
     assert fresh and all(s.split == "heldout" for s in fresh)
+    # past every board drawn before, listed here or not: the first three designs from 1000, the mosaic past the last
+    # mosaic board read
+    read_mosaic = max(b for s in sets if s.role == "development" and "mosaic" in s.name for _, b in boards(s))
+    for s in fresh:
+        assert s.first >= (read_mosaic + 1 if "mosaic" in s.name else FIRST_THREE_AGAIN_HELDOUT_BOARD), s.name
     # every board of a fresh draw is a held-out design's board, mosaic sets mosaic alone
     for s in fresh:
         designs = {board_spec(s.split, b)["design"] for _, b in boards(s)}
@@ -42,3 +47,15 @@ def test_list_names_every_set(capsys):
     assert photoreal_sets.main(["list"]) == 0
     out = capsys.readouterr().out
     assert all(name in out for name in photoreal_sets.SETS)
+
+
+def test_render_resolves_the_paths_typed_where_they_were_typed(tmp_path, monkeypatch):
+    """The generator runs from the repository's root: a relative --root or Blender path is made absolute first."""
+    ran = []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(photoreal_sets.subprocess, "run", lambda command, cwd: ran.append(command) or
+                        type("Done", (), {"returncode": 0})())
+    assert photoreal_sets.main(["render", "heldout17", "--root", "data", "--blender-python", "venv/bin/python"]) == 0
+    (command,) = ran
+    assert command[command.index("--out") + 1] == str(tmp_path / "data" / "heldout17")
+    assert command[command.index("--blender-python") + 1] == str(tmp_path / "venv" / "bin" / "python")

@@ -97,7 +97,7 @@ def test_profiles_round_trip_and_bad_ones_say_what_is_wrong(tmp_path):
     path = tmp_path / "p.toml"
     profile.save(path)
     assert Profile.load(path) == profile
-    patterned = replace(profile, patterned=True)
+    patterned = replace(profile, reader="strips", patterned=True)
     patterned.save(path)
     assert Profile.load(path) == patterned and Profile.load(path).patterned
     path.write_text("corners = [[1, 2]]\n")
@@ -350,3 +350,65 @@ def test_a_board_whose_calibration_photo_looks_covered_at_two_points_is_patterne
     assert profile.patterned is patterned
     assert ("pattern looks like something over its points" in (result.warning or "")) is patterned
     assert profile.board_reader(corners).patterned is patterned
+
+
+def test_a_hand_on_the_calibration_photo_is_no_pattern_and_the_labels_path_tells_patterns_too(monkeypatch):
+    """Two neighbouring points surely covered on the start photo are a hand, not tiles: the board stays plain (the
+    next hand must not be missed) and the user hears of a hand. Calibration on labels judges the pattern alike."""
+    from companion.vision.strip_reader import NOT_A_POINT, StripReader
+
+    image, label = _render(Position.start(), tilt=10)
+    corners = image_corners(label)
+    probabilities = StripReader.probabilities
+    labels = [(read.colour, read.count) for read in StripReader(corners).read(image).points]
+
+    def covering(slots):
+        def patched(self, image):
+            p = probabilities(self, image).copy()
+            for slot, chance in slots.items():
+                p[slot, NOT_A_POINT] = chance
+            return p
+        return patched
+
+    monkeypatch.setattr(StripReader, "probabilities", covering({2: 0.9, 3: 0.95}))  # neighbours, both empty at the start
+    result = calibrate(image, corners=corners, markers=False)
+    assert not result.profile.patterned and "(a hand?)" in result.warning
+    assert not calibrate(image, corners=corners, markers=False, labels=labels).profile.patterned
+    monkeypatch.setattr(StripReader, "probabilities", covering({3: 0.6, 9: 0.7}))  # apart: the board's pattern
+    result = calibrate(image, corners=corners, markers=False)
+    assert result.profile.patterned and "its pattern" in result.warning and "(a hand?)" not in result.warning
+    assert calibrate(image, corners=corners, markers=False, labels=labels).profile.patterned
+
+
+def test_a_patterned_profile_reads_a_single_sure_point_as_its_pattern_not_a_hand(monkeypatch):
+    """What the profile's reader does with `patterned`: one point surely "not a point" makes a plain board's frame
+    busy, and not a patterned board's; two neighbours surely so make both busy."""
+    from companion.vision import strip_reader
+    from companion.vision.strip_reader import NOT_A_POINT, StripReader
+
+    image, label = _render(Position.start(), tilt=10)
+    corners = image_corners(label)
+    run = StripReader._run
+
+    def covering(slots):
+        def patched(self, strips, norm):
+            p, offsets, hidden = run(self, strips, norm)
+            p = p.copy()
+            for slot in slots:
+                p[slot] = 0.0
+                p[slot, NOT_A_POINT] = 0.99
+            return p, offsets, hidden
+        return patched
+
+    monkeypatch.setattr(StripReader, "_read_doubtful_again", lambda self, image, p, norm: None)
+    monkeypatch.setattr(strip_reader, "_fifteen_a_side", lambda points, bar, dists, p_light, off: (points, bar))
+    monkeypatch.setattr(StripReader, "_run", covering([3]))
+    assert StripReader(corners).read(image).busy is not None
+    assert StripReader(corners, patterned=True).read(image).busy is None
+    monkeypatch.setattr(StripReader, "_run", covering([2, 3]))
+    assert StripReader(corners, patterned=True).read(image).busy is not None
+
+
+def test_only_the_strips_reader_takes_a_pattern():
+    with pytest.raises(ProfileError, match="strips reader"):
+        Profile(((0, 0), (1, 0), (1, 1), (0, 1)), Orientation(True, True, "light"), reader="classic", patterned=True)

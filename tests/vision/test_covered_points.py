@@ -38,3 +38,5 @@ def test_on_a_patterned_board_only_two_neighbours_surely_covered_are_a_hand():
     assert "2 points covered" in covered_points(_chances({17: 0.9, 18: 1.0}), patterned=True)
     assert "3 points covered" in covered_points(_chances({1: 0.6, 8: 0.86, 9: 0.99}), patterned=True)
     assert covered_points(_chances({slot: 0.99 for slot in range(20)}), patterned=True) is None
+    assert covered_points(_chances({17: 0.85, 18: 0.85}), patterned=True) is not None  # PATTERN_HAND, inclusive
+    assert covered_points(_chances({17: 0.84, 18: 0.99}), patterned=True) is None

@@ -131,7 +131,8 @@ HELDOUT_DESIGNS = (
 )
 FIRST_HELDOUT_DESIGNS = ("marble-brass", "cork-travel", "inlaid-parquet")
 FIRST_MOSAIC_HELDOUT_BOARD = 100
-"""Held-out boards from this one are the mosaic design alone; those before keep the first three."""
+"""Held-out boards from this one to `FIRST_THREE_AGAIN_HELDOUT_BOARD` are the mosaic design alone; those before
+keep the first three."""
 FIRST_THREE_AGAIN_HELDOUT_BOARD = 1000
 """Held-out boards from this one are the first three designs again: boards 8-99 were all drawn by session 33, and
 each fresh draw needs boards nobody has read (the mosaic keeps 100-999)."""
