@@ -232,9 +232,8 @@ def learn_empty_looks(image: np.ndarray, corners: Corners, geometry: BoardGeomet
                     f"{'it is' if one else 'they are'} empty")
     hidden = [name(s) for s in range(24) if empty[s] and covered[s]]
     if hidden and patterned:
-        said.append(f"{_listed(hidden)} looked covered with nothing over the board (its pattern): the reader takes "
-                    "a hand there only where it plainly covers two neighbouring points, and no empty look is learnt "
-                    "there yet")
+        said.append(f"{_listed(hidden)} looked covered with nothing over the board (its pattern): no empty look is "
+                    "learnt there yet")
     elif hidden:
         said.append(f"something seemed to lie over {_listed(hidden)} (a hand?): no empty look is learnt there yet")
     return EmptyLooks.none().learnt(image, corners, geometry, learn), said
