@@ -66,6 +66,10 @@ from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST, StripReader 
 from tools.strip_data import photoreal_label  # noqa: E402
 
 
+REFEREE_CALLS = ("identified", "asks", "asks, true play missing", "waits", "accuses", "wrong")
+"""What `referee_judgement` can say of a frame, in the order the report lists them."""
+
+
 def place_truths(orient, label) -> list[tuple[str | None, int] | None]:
     """(colour, count) of the 26 places in the reader's order (24 slots, then the bar's top and bottom halves), None
     where nobody can read it: points a hand hides (the label's `occluded`) and a bar half under it."""
@@ -306,9 +310,8 @@ def report(results: list[dict], args, times) -> None:
               f"{sum(t['read'] != t['true'] for t in sure)}")
     judged = [r["referee"] for r in results if r.get("referee")]
     if judged:
-        kinds = ("identified", "asks", "asks, true play missing", "waits", "accuses", "wrong")
         print(f"the referee, on {len(judged)} frames of real matches' plays handed on (not busy): "
-              + ", ".join(f"{kind} {judged.count(kind)}" for kind in kinds))
+              + ", ".join(f"{kind} {judged.count(kind)}" for kind in REFEREE_CALLS))
     if times:
         # setting up: the strips' cutting maps for these corners (made once while the camera and board stay put)
         # and, without a profile, the bar measured on this frame; then the read itself

@@ -17,7 +17,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-REFEREE = ("identified", "asks", "asks, true play missing", "waits", "accuses", "wrong")
+from photoreal_bench import REFEREE_CALLS
 
 
 def miss_kind(wrong: list) -> str:
@@ -50,7 +50,7 @@ def summary(frames: list[dict]) -> dict:
 
 
 def line(name: str, s: dict) -> str:
-    referee = ", ".join(f"{kind} {s['referee'][kind]}" for kind in REFEREE)
+    referee = ", ".join(f"{kind} {s['referee'][kind]}" for kind in REFEREE_CALLS)
     misses = ", ".join(f"{kind} {n}" for kind, n in s["misses"].most_common())
     return (f"{name}: points right {s['points']:.2f} % ({s['points_right']}/{s['points_seen']}), fully right "
             f"{s['full']}/{s['frames']}; busy {s['busy_clear'][0]}/{s['busy_clear'][1]} clear, {s['busy_hand'][0]}/"

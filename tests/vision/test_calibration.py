@@ -15,12 +15,36 @@ from companion.vision.orientation import Orientation
 from companion.vision.plane import parse_corners
 from companion.vision.profile import Profile, ProfileError
 from companion.vision.reader import BoardReader
+from companion.vision.strip_reader import NOT_A_POINT, StripReader
+
+NETWORK_RUN, NETWORK_CHANCES = StripReader._run, StripReader.probabilities
+"""The strip network's answers as shipped, for the patches below to edit."""
 
 
 def _render(position, style=1, markers=False, seed=3, **pose):
     scene = Scene.from_position(position, 0, markers=markers)
     return Renderer(STYLES[style]).render(scene, Pose(**pose), Effects(light=0.1, noise=4, jpeg=85),
                                           np.random.default_rng(seed))
+
+
+def _run_edited(edit):
+    """`StripReader._run` whose chances `edit(p)` changes in place (a copy): what a read makes of them."""
+    def run(self, strips, norm):
+        p, offsets, hidden = NETWORK_RUN(self, strips, norm)
+        p = p.copy()
+        edit(p)
+        return p, offsets, hidden
+    return run
+
+
+def _covered_on_photo(chances: dict[int, float]):
+    """`StripReader.probabilities` with these points' "not a point" chances: what calibration judges the photo by."""
+    def probabilities(self, image):
+        p = NETWORK_CHANCES(self, image).copy()
+        for slot, chance in chances.items():
+            p[slot, NOT_A_POINT] = chance
+        return p
+    return probabilities
 
 
 def test_markers_sheet_is_a_pdf_and_a_png_with_four_findable_markers(tmp_path):
@@ -212,11 +236,8 @@ def test_click_without_a_display_says_to_give_corners(monkeypatch, tmp_path, cap
 
 
 def test_colours_misread_still_say_how_the_board_lies_but_a_count_off_does_not():
-    from dataclasses import replace
-
     from companion.referee.observations import BoardReading
     from companion.vision.calibrate import likeliest_orientations, orientations_of
-    from companion.vision.strip_reader import StripReader
 
     image, label = _render(Position.start(), tilt=10)
     reading = StripReader(image_corners(label)).read(image)
@@ -297,23 +318,18 @@ def test_a_stack_the_reader_doubts_is_said_not_refused_but_a_second_is_refused(m
     """The network reads a 5-stack of the start as 6, with 5 in its range (glare on the stack, grout across it):
     calibration goes on and names the point; two such stacks, and the photo is likelier not the start."""
     from companion.vision import strip_reader
-    from companion.vision.strip_reader import StripReader
 
     image, label = _render(Position.start(), tilt=10)
     corners = image_corners(label)
     counts = [p.count for p in StripReader(corners).read(image).points]
     fives = [s for s, n in enumerate(counts) if n == 5]
-    run = StripReader._run
 
     def doubting(slots):
-        def patched(self, strips, norm):
-            p, offsets, hidden = run(self, strips, norm)
-            p = p.copy()
+        def edit(p):
             for slot in slots:
                 p[slot] = 0.0
                 p[slot, 6], p[slot, 5] = 0.55, 0.45  # best guess 6, its range holding 5
-            return p, offsets, hidden
-        return patched
+        return _run_edited(edit)
 
     # the fifteen-a-side rule and the second look from nudged corners would mend these misreads before
     # calibration saw them: here it is what calibration makes of a doubt that reaches it
@@ -331,20 +347,11 @@ def test_a_stack_the_reader_doubts_is_said_not_refused_but_a_second_is_refused(m
 def test_a_board_whose_calibration_photo_looks_covered_at_two_points_is_patterned(monkeypatch, covered, patterned):
     """Calibration asks the strip network whether points of the photo (nothing over the board) look like
     something over them; at two or more the profile's reader takes only a plainer hand for one."""
-    from companion.vision.strip_reader import NOT_A_POINT, StripReader
-
     image, label = _render(Position.start(), tilt=10)
     corners = image_corners(label)
     assert not calibrate(image, corners=corners, markers=False).profile.patterned  # a plain board
-    probabilities = StripReader.probabilities
-
-    def grout(self, image):
-        p = probabilities(self, image).copy()
-        for slot, chance in zip((3, 9), covered):  # two points the start leaves empty
-            p[slot, NOT_A_POINT] = chance
-        return p
-
-    monkeypatch.setattr(StripReader, "probabilities", grout)
+    # two points the start leaves empty
+    monkeypatch.setattr(StripReader, "probabilities", _covered_on_photo(dict(zip((3, 9), covered))))
     result = calibrate(image, corners=corners, markers=False)
     profile = result.profile
     assert profile.patterned is patterned
@@ -355,26 +362,15 @@ def test_a_board_whose_calibration_photo_looks_covered_at_two_points_is_patterne
 def test_a_hand_on_the_calibration_photo_is_no_pattern_and_the_labels_path_tells_patterns_too(monkeypatch):
     """Two neighbouring points surely covered on the start photo are a hand, not tiles: the board stays plain (the
     next hand must not be missed) and the user hears of a hand. Calibration on labels judges the pattern alike."""
-    from companion.vision.strip_reader import NOT_A_POINT, StripReader
-
     image, label = _render(Position.start(), tilt=10)
     corners = image_corners(label)
-    probabilities = StripReader.probabilities
     labels = [(read.colour, read.count) for read in StripReader(corners).read(image).points]
-
-    def covering(slots):
-        def patched(self, image):
-            p = probabilities(self, image).copy()
-            for slot, chance in slots.items():
-                p[slot, NOT_A_POINT] = chance
-            return p
-        return patched
-
-    monkeypatch.setattr(StripReader, "probabilities", covering({2: 0.9, 3: 0.95}))  # neighbours, both empty at the start
+    # neighbours, both empty at the start
+    monkeypatch.setattr(StripReader, "probabilities", _covered_on_photo({2: 0.9, 3: 0.95}))
     result = calibrate(image, corners=corners, markers=False)
     assert not result.profile.patterned and "(a hand?)" in result.warning
     assert not calibrate(image, corners=corners, markers=False, labels=labels).profile.patterned
-    monkeypatch.setattr(StripReader, "probabilities", covering({3: 0.6, 9: 0.7}))  # apart: the board's pattern
+    monkeypatch.setattr(StripReader, "probabilities", _covered_on_photo({3: 0.6, 9: 0.7}))  # apart: its pattern
     result = calibrate(image, corners=corners, markers=False)
     assert result.profile.patterned and "its pattern" in result.warning and "(a hand?)" not in result.warning
     assert calibrate(image, corners=corners, markers=False, labels=labels).profile.patterned
@@ -384,21 +380,16 @@ def test_a_patterned_profile_reads_a_single_sure_point_as_its_pattern_not_a_hand
     """What the profile's reader does with `patterned`: one point surely "not a point" makes a plain board's frame
     busy, and not a patterned board's; two neighbours surely so make both busy."""
     from companion.vision import strip_reader
-    from companion.vision.strip_reader import NOT_A_POINT, StripReader
 
     image, label = _render(Position.start(), tilt=10)
     corners = image_corners(label)
-    run = StripReader._run
 
     def covering(slots):
-        def patched(self, strips, norm):
-            p, offsets, hidden = run(self, strips, norm)
-            p = p.copy()
+        def edit(p):
             for slot in slots:
                 p[slot] = 0.0
                 p[slot, NOT_A_POINT] = 0.99
-            return p, offsets, hidden
-        return patched
+        return _run_edited(edit)
 
     monkeypatch.setattr(StripReader, "_read_doubtful_again", lambda self, image, p, norm: None)
     monkeypatch.setattr(strip_reader, "_fifteen_a_side", lambda points, bar, dists, p_light, off: (points, bar))

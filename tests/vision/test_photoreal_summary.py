@@ -40,3 +40,12 @@ def test_each_kind_of_miss_is_named():
         [3, ["dark", 3], ["dark", 4, 0.5]], [3, ["dark", 8], ["light", 5, 0.5]], ["bar top", 1, ["dark", 0]])]
     assert kinds == ["colour", "empty read covered", "covered read empty", "count < 6", "count >= 6 and colour",
                      "bar"]
+    # the sample reads every place right: a frame with misses is made here, and summed with a clean one
+    wrong = [[3, ["light", 2], ["dark", 2, 0.9]], [5, ["dark", 8], ["light", 5, 0.5]], ["bar top", 1, ["dark", 0]]]
+    frame = {"points_right": 22, "points_seen": 24, "full": False, "hand": True, "busy": True, "referee": None,
+             "wrong": wrong}
+    clean = dict(frame, points_right=24, full=True, hand=False, busy=False, referee="identified", wrong=[])
+    s = photoreal_summary.summary([frame, clean])
+    assert (s["points_right"], s["points_seen"], s["full"]) == (46, 48, 1)
+    assert s["misses"] == {"colour": 1, "count >= 6 and colour": 1, "bar": 1}
+    assert s["busy_clear"] == (0, 1) and s["busy_hand"] == (1, 1) and s["referee"] == {"identified": 1}
