@@ -234,3 +234,30 @@ def test_surface_boards_draw_checker_surfaces_apart_from_the_held_out_finishes()
     assert held == {"marble", "metal", "pearl", "translucent"}  # the finishes the surfaces above keep clear of
     assert len({s["roughness"] for s in surfaces}) > 40  # continuous, not a handful of finishes
     assert max(s["subsurface"] for s in surfaces) <= 0.3  # milky, not translucent
+
+
+def test_metallic_boards_make_some_sets_metallic_and_keep_every_earlier_board():
+    """From `FIRST_METALLIC_TRAIN_BOARD` some checker sets are metallic (a surface's one added key); the surface
+    boards before keep exactly their surfaces, and a metallic board's other draws are those it had without it."""
+    from companion.sim.photoreal import spec
+
+    first = spec.FIRST_METALLIC_TRAIN_BOARD
+    assert not any("metallic" in s for b in range(spec.FIRST_SURFACE_TRAIN_BOARD, first)
+                   for s in board_spec("train", b)["checkers"]["surfaces"])
+    sets = [s for b in range(first, first + 40) for s in board_spec("train", b)["checkers"]["surfaces"]]
+    metallic = [s for s in sets if "metallic" in s]
+    assert 0.25 < len(metallic) / len(sets) < 0.6
+    assert all(0.75 <= s["metallic"] <= 1.0 and 0.12 <= s["roughness"] <= 0.45 for s in metallic)
+    assert all(set(s) - {"metallic"} == {"roughness", "coat", "coat_roughness", "sheen", "subsurface", "pattern",
+                                         "scale", "distortion", "shade"} for s in sets)
+    # the metallic draw comes from its own stream: without it the board is the one it would have been
+    original = spec._metallic
+    try:
+        spec._metallic = lambda rng, surfaces: surfaces
+        plain = board_spec("train", first + 1)
+    finally:
+        spec._metallic = original
+    drawn = board_spec("train", first + 1)
+    assert {k: v for k, v in drawn.items() if k != "checkers"} == {k: v for k, v in plain.items() if k != "checkers"}
+    assert [{k: v for k, v in s.items() if k not in ("metallic", "roughness")} for s in drawn["checkers"]["surfaces"]] \
+        == [{k: v for k, v in s.items() if k not in ("metallic", "roughness")} for s in plain["checkers"]["surfaces"]]

@@ -228,6 +228,7 @@ def surface_material(name: str, rgb, surface: dict):
     bsdf.inputs["Coat Weight"].default_value = surface["coat"]
     bsdf.inputs["Coat Roughness"].default_value = surface["coat_roughness"]
     bsdf.inputs["Sheen Weight"].default_value = surface["sheen"]
+    bsdf.inputs["Metallic"].default_value = surface.get("metallic", 0.0)
     if surface["subsurface"]:  # milky plastic or bone: light spreads a millimetre or two under the surface
         bsdf.inputs["Subsurface Weight"].default_value = surface["subsurface"]
         bsdf.inputs["Subsurface Scale"].default_value = 0.002

@@ -112,6 +112,13 @@ FIRST_SURFACE_TRAIN_BOARD = 542
 """Training boards from this one give each checker set a surface drawn from continuous ranges (`_checker_surface`)
 instead of one of the design's named finishes: colour misses on the held-out boards sit on finishes no training
 design has, and a network that has seen many surfaces should lean less on any one (boards 432-541 keep theirs)."""
+FIRST_METALLIC_TRAIN_BOARD = 642
+"""Training boards from this one may give a checker set a metallic surface (`_metallic`): the held-out brass
+checkers were read empty on 14 of 65 missed points of session 33's fresh draw, and no training surface before was
+metallic. Metal thereby stops being a held-out finish (glass, pearl and marble stay unseen); boards 542-641 keep
+their surfaces."""
+METALLIC_SHARE = 0.4
+"""The share of a metallic board's checker sets whose surface is metallic."""
 TOWER_STACKING = (0.25, 0.5, 0.25)
 """Layered, tower and column stacking's shares on the tower boards (0.5, 0.25, 0.25 elsewhere)."""
 TALL_SHARE = 0.6
@@ -206,8 +213,9 @@ def _any_checker_colours(rng: np.random.Generator, light: list[float], dark: lis
 
 def _checker_surface(rng: np.random.Generator) -> dict[str, Any]:
     """A checker set's surface from continuous ranges: roughness, clear coat, sheen, a little subsurface, and a
-    grain (rings), a band (straight or swirled) or chips pattern of a lighter or darker shade. Never metallic,
-    transmissive, thin-film or noise-veined: the held-out finishes (metal, glass, pearl, marble) stay unseen."""
+    grain (rings), a band (straight or swirled) or chips pattern of a lighter or darker shade. Never
+    transmissive, thin-film or noise-veined: the held-out finishes (glass, pearl, marble) stay unseen; metallic
+    only from `FIRST_METALLIC_TRAIN_BOARD` (`_metallic`)."""
     pattern = str(rng.choice(["none", "rings", "bands", "chips"], p=[0.4, 0.2, 0.25, 0.15]))
     return {
         "roughness": round(float(rng.uniform(0.04, 0.65)), 3),
@@ -220,6 +228,18 @@ def _checker_surface(rng: np.random.Generator) -> dict[str, Any]:
         "distortion": round(float(rng.uniform(0, 20)), 2),
         "shade": round(float(rng.uniform(0.55, 0.85) if rng.random() < 0.5 else rng.uniform(1.15, 1.4)), 3),
     }
+
+
+def _metallic(rng: np.random.Generator, surfaces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The two sets' surfaces, each made metallic (`METALLIC_SHARE`) with a metal's own roughness: a conductor
+    tinted by the set's colour, reflecting the room rather than showing a colour of its own."""
+    out = []
+    for surface in surfaces:
+        if rng.random() < METALLIC_SHARE:
+            surface = {**surface, "metallic": round(float(rng.uniform(0.75, 1.0)), 3),
+                       "roughness": round(float(rng.uniform(0.12, 0.45)), 3)}
+        out.append(surface)
+    return out
 
 
 def _luminance(rgb) -> float:
@@ -267,6 +287,8 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
         first = _checker_surface(surface_rng)
         surfaces = [first, first if surface_rng.random() < 0.6 else _checker_surface(surface_rng)]
         finish = "surface"
+        if board >= FIRST_METALLIC_TRAIN_BOARD:  # its own stream again: the surfaces drawn above are kept
+            surfaces = _metallic(np.random.default_rng([SEED_BASE[split] + board, 5]), surfaces)
     diameter = point_width * float(rng.uniform(*design.checker))
     return {
         "split": split, "board_id": f"{split}-{board:05d}", "design": design.name,
