@@ -1,11 +1,11 @@
 """Train the corner keypoint network (`companion.vision.keypoints`) and export it to ONNX.
 
-    python tools/train_corners.py --sim 4000 [--photoreal DIR] --out companion/vision/models/corners.onnx
+    python tools/train_corners.py --sim 4000 [--photoreal DIR...] --out companion/vision/models/corners.onnx
 
 Frames: the flat renderer's development sets (dev, dev-hard, dev-vivid: never the held-out seeds) and, when
 given, photoreal frames of the *training* designs (`DIR/train`; the held-out designs are never read here).
-Augmented hard: scale, turn, shift, mirror, colour, blur, noise. Photoreal training boards from number 10 on are
-kept out of training to measure on (as `tools/strip_data.py` is given boards 0-9 only).
+Augmented hard: scale, turn, shift, mirror, colour, blur, noise. Photoreal training boards 10-14, and every tenth
+board from 600 on, are kept out of training to measure on.
 """
 
 from __future__ import annotations
@@ -40,11 +40,18 @@ def sim_frame(index: int):
 
 DEV_BOARDS = range(10, 15)
 """Photoreal training-design boards kept to measure on (`benchmarks/photoreal_bench.py` reads them too)."""
+FIRST_TENTH_VAL_BOARD = 600
+"""From this board on every tenth one (its number ending in 9) is kept to measure on: boards 10-14 were lost with
+a machine's data, and the boards rendered since have their own."""
 
 
-def photoreal_frames(root: Path):
+def is_validation_board(board: int) -> bool:
+    return board in DEV_BOARDS or (board >= FIRST_TENTH_VAL_BOARD and board % 10 == 9)
+
+
+def photoreal_frames(roots: list[Path]):
     train, val = [], []
-    for path in sorted((root / "train").glob("*.jpg")):
+    for path in sorted(p for root in roots for p in (root / "train").glob("*.jpg")):
         label = json.loads(path.with_suffix(".json").read_text())
         image = cv2.imread(str(path))
         corners = [tuple(p) for p in label["corners"]]
@@ -53,7 +60,7 @@ def photoreal_frames(root: Path):
         scale = np.array([STORE[0] / image.shape[1], STORE[1] / image.shape[0]])
         small = cv2.resize(image, STORE, interpolation=cv2.INTER_AREA)
         item = (small, ((np.array(corners) + 0.5) * scale - 0.5).astype(np.float32))
-        (val if int(label["board_id"].rsplit("-", 1)[1]) in DEV_BOARDS else train).append(item)
+        (val if is_validation_board(int(label["board_id"].rsplit("-", 1)[1])) else train).append(item)
     return train, val
 
 
@@ -161,7 +168,7 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sim", type=int, default=4000)
-    parser.add_argument("--photoreal", type=Path)
+    parser.add_argument("--photoreal", type=Path, nargs="+", help="folders of photoreal training boards")
     parser.add_argument("--photoreal-weight", type=int, default=6, help="times each photoreal frame is shown")
     parser.add_argument("--steps", type=int, default=2500)
     parser.add_argument("--batch", type=int, default=24)
