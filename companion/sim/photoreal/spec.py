@@ -5,7 +5,9 @@ without Blender.
 
 Designs come in two families that share nothing: `TRAIN_DESIGNS` (what the reader may learn from) and
 `HELDOUT_DESIGNS` (materials, checker models and finishes never used in training, and the extremes of the
-geometry ranges), so a measurement on held-out boards says how the reader does on boards it has never seen.
+geometry ranges), so a measurement on held-out boards says how the reader does on boards it has never seen. One
+exception, said where it is made: training boards from `FIRST_METALLIC_TRAIN_BOARD` give some checker sets a
+metallic surface, so metal is no longer an unseen finish (glass, pearl and marble still are).
 """
 
 from __future__ import annotations
