@@ -61,8 +61,10 @@ SETS = {s.name: s for s in (
     PhotorealSet("heldout-mosaic13", "heldout", 166, 6, "development", "session 32's fresh draw"),
     PhotorealSet("heldout17", "heldout", 92, 6, "development", "session 33's fresh draw"),
     PhotorealSet("heldout-mosaic14", "heldout", 172, 6, "development", "session 33's fresh draw"),
-    PhotorealSet("heldout18", "heldout", 1000, 6, "fresh", "the next fresh draw (first three designs again)"),
-    PhotorealSet("heldout-mosaic15", "heldout", 178, 6, "fresh", "the next fresh draw"),
+    PhotorealSet("heldout18", "heldout", 1000, 6, "development", "session 34's fresh draw (first three designs again)"),
+    PhotorealSet("heldout-mosaic15", "heldout", 178, 6, "development", "session 34's fresh draw"),
+    PhotorealSet("heldout19", "heldout", 1006, 6, "fresh", "the next fresh draw"),
+    PhotorealSet("heldout-mosaic16", "heldout", 184, 6, "fresh", "the next fresh draw"),
 )}
 
 
