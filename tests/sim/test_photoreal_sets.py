@@ -9,7 +9,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import photoreal_sets  # noqa: E402
 
 from companion.sim.photoreal.__main__ import main as render_main  # noqa: E402
-from companion.sim.photoreal.spec import FIRST_THREE_AGAIN_HELDOUT_BOARD, board_spec  # noqa: E402
+from companion.sim.photoreal.spec import (FIRST_HELDOUT_DESIGNS, FIRST_THREE_AGAIN_HELDOUT_BOARD,  # noqa: E402
+                                          board_spec)
 
 
 def boards(s):
@@ -25,13 +26,16 @@ def test_no_two_sets_share_a_board_and_fresh_draws_are_unread():
     assert fresh and all(s.split == "heldout" for s in fresh)
     # past every board drawn before, listed here or not: the first three designs from 1000, the mosaic past the last
     # mosaic board read
-    read_mosaic = max(b for s in sets if s.role == "development" and "mosaic" in s.name for _, b in boards(s))
+    read = [s for s in sets if s.role == "development"]
+    read_mosaic = max(b for s in read if "mosaic" in s.name for _, b in boards(s))
+    read_again = max([b for s in read if "mosaic" not in s.name for _, b in boards(s)
+                      if b >= FIRST_THREE_AGAIN_HELDOUT_BOARD], default=FIRST_THREE_AGAIN_HELDOUT_BOARD - 1)
     for s in fresh:
-        assert s.first >= (read_mosaic + 1 if "mosaic" in s.name else FIRST_THREE_AGAIN_HELDOUT_BOARD), s.name
-    # every board of a fresh draw is a held-out design's board, mosaic sets mosaic alone
+        assert s.first > (read_mosaic if "mosaic" in s.name else read_again), s.name
+    # every board of a fresh draw is a held-out design's board: mosaic sets mosaic alone, the others the first three
     for s in fresh:
         designs = {board_spec(s.split, b)["design"] for _, b in boards(s)}
-        assert (designs == {"mosaic-glass"}) == ("mosaic" in s.name)
+        assert designs == ({"mosaic-glass"} if "mosaic" in s.name else set(FIRST_HELDOUT_DESIGNS)), s.name
 
 
 def test_render_runs_what_the_generator_takes(tmp_path, capsys):
