@@ -90,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     if not chosen:
         parser.error("name the sets to render, or give --role")
     # the generator runs from the repository's root: paths typed here are resolved here first
+    # (absolute, not resolved: a virtual environment's python is a symlink to the base interpreter, which has no bpy)
     root = args.root.resolve()
-    blender = str(Path(args.blender_python).resolve()) if os.sep in args.blender_python else args.blender_python
+    blender = os.path.abspath(args.blender_python) if os.sep in args.blender_python else args.blender_python
     for s in dict.fromkeys(chosen):
         print(f"{s.name}: boards {s.first}-{s.first + s.boards - 1} ({s.split})", flush=True)
         done = subprocess.run(s.command(root, blender), cwd=Path(__file__).resolve().parents[1])

@@ -63,3 +63,17 @@ def test_render_resolves_the_paths_typed_where_they_were_typed(tmp_path, monkeyp
     (command,) = ran
     assert command[command.index("--out") + 1] == str(tmp_path / "data" / "heldout17")
     assert command[command.index("--blender-python") + 1] == str(tmp_path / "venv" / "bin" / "python")
+
+
+def test_render_keeps_a_virtual_environments_python_as_typed(tmp_path, monkeypatch):
+    """A venv's python is a symlink to the base interpreter, which has no bpy: made absolute, never resolved."""
+    ran = []
+    (tmp_path / "base").write_text("")
+    (tmp_path / "venv").mkdir()
+    (tmp_path / "venv" / "python").symlink_to(tmp_path / "base")
+    monkeypatch.setattr(photoreal_sets.subprocess, "run", lambda command, cwd: ran.append(command) or
+                        type("Done", (), {"returncode": 0})())
+    assert photoreal_sets.main(["render", "heldout17", "--root", str(tmp_path),
+                                "--blender-python", str(tmp_path / "venv" / "python")]) == 0
+    (command,) = ran
+    assert command[command.index("--blender-python") + 1] == str(tmp_path / "venv" / "python")
