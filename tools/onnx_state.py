@@ -57,6 +57,8 @@ def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
             raise ValueError(f"{path}: {name} is {tuple(weight.shape)}, the model's {tuple(conv.weight.shape)}")
         state[f"{name}.weight"] = weight
         if isinstance(norm, nn.BatchNorm2d):
+            if conv.bias is not None:  # its bias is folded into the norm's, with the norm's own
+                state[f"{name}.bias"] = torch.zeros_like(bias)
             state[f"{norm_name}.weight"] = torch.ones_like(bias)
             state[f"{norm_name}.bias"] = bias
             state[f"{norm_name}.running_mean"] = torch.zeros_like(bias)
@@ -65,7 +67,7 @@ def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
             state[f"{name}.bias"] = bias
     set_by_folding = {f"{n}.{part}" for n, m in modules if isinstance(m, nn.BatchNorm2d)
                       for part in ("weight", "bias", "running_mean", "running_var", "num_batches_tracked")}
-    set_by_folding |= {f"{name}.weight" for name, _, _ in convs}
+    set_by_folding |= {f"{name}.{part}" for name, _, _ in convs for part in ("weight", "bias")}
     for key in state:
         # named initialisers keep the module path, under the wrapper's own prefix if the export wrapped the model
         named = [v for n, v in values.items() if n == key or n.endswith("." + key)]
