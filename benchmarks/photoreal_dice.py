@@ -5,10 +5,11 @@ another process than the flat renderer its board path learnt from.
 
 Each frame without a hand (the watcher reads no dice on a busy board) is read as the watcher reads it: dice and
 cube on the plane of the playing area's true corners (`DiceReader.read_board`, the trays' side given), then the
-roll the referee would get (`roll.dice_reading`, without the checkers' contacts). The photoreal dice always lie
-flat in the roller's half, so the roll is judged:
-- *right*: the values thrown, each die found within one die's width of where it lies (`dice_px`);
-- *void*: a die called cocked: the referee would have the roll thrown again;
+roll the referee would get (`roll.dice_reading`, without the checkers' contacts). The photoreal dice lie
+flat in the roller's half (training boards from 682 also throw some cocked, `dice_cocked`), so the roll is judged:
+- *right*: the values thrown, each die found within one die's width of where it lies (`dice_px`); where a die
+  was thrown cocked, the roll called void for it;
+- *void*: a die called cocked that lies flat: the referee would have the roll thrown again;
 - *unclear*: one die found, or more than two: the watcher waits for a clear look (also counted: frames where the
   reader found more dice than were thrown, *invented*, before the roll's own filter);
 - *misread*: two dice, but values or places wrong.
@@ -32,6 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.referee.observations import COCKED  # noqa: E402
 from companion.vision.dice import DiceReader, DieRead, Found  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.plane import Plane  # noqa: E402
@@ -63,11 +65,14 @@ def placed_right(dice: tuple[DieRead, ...], truth: list[tuple[float, float]]) ->
     return True
 
 
-def judge(thrown: list[int], truth_px: list, found: Found, orient: Orientation) -> str:
-    """What the roll the referee would get from `found` is, against the dice thrown (see the module's doc)."""
+def judge(thrown: list[int], truth_px: list, found: Found, orient: Orientation, cocked: bool = False) -> str:
+    """What the roll the referee would get from `found` is, against the dice thrown (see the module's doc); a roll
+    with a die thrown `cocked` is right when the reading calls it void for that."""
     reading = dice_reading(found, None, orient)
     if reading is None:
         return "unclear"
+    if cocked:
+        return "right" if reading.reason == COCKED else "misread"
     if not reading.valid:
         return "void"
     right = sorted(reading.values) == sorted(thrown)
@@ -101,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         thrown = sorted(label["dice"])
         rows.append({"name": path.name, "design": label.get("design", "?"), "thrown": thrown,
                      "found": [d.value for d in found.dice], "cocked": [d.cocked for d in found.dice],
-                     "kind": judge(thrown, label["dice_px"], found, orient),
+                     "cocked_thrown": any(label.get("dice_cocked", ())),
+                     "kind": judge(thrown, label["dice_px"], found, orient, any(label.get("dice_cocked", ()))),
                      "invented": len(found.dice) > len(thrown)})
     if args.json:
         args.json.write_text(json.dumps(rows))

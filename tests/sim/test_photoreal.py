@@ -261,3 +261,31 @@ def test_metallic_boards_make_some_sets_metallic_and_keep_every_earlier_board():
     assert {k: v for k, v in drawn.items() if k != "checkers"} == {k: v for k, v in plain.items() if k != "checkers"}
     assert [{k: v for k, v in s.items() if k not in ("metallic", "roughness")} for s in drawn["checkers"]["surfaces"]] \
         == [{k: v for k, v in s.items() if k not in ("metallic", "roughness")} for s in plain["checkers"]["surfaces"]]
+
+
+def test_cocked_dice_boards_lean_some_dice_and_keep_every_earlier_frame():
+    """From `FIRST_COCKED_TRAIN_BOARD` a frame after the first may throw a die cocked (its own stream: the frame's
+    other draws are what they were); earlier boards, frame 0 and held-out boards throw flat dice, as rendered."""
+    from companion.sim.photoreal import spec
+
+    first = spec.FIRST_COCKED_TRAIN_BOARD
+    assert not any("dice_lean" in frame_spec(board_spec("train", b), f) for b in (first - 2, first - 1)
+                   for f in range(6))
+    assert not any("dice_lean" in frame_spec(board_spec("heldout", b), f) for b in (1006, 184) for f in range(6))
+    leans = []
+    for b in range(first, first + 20):
+        board = board_spec("train", b)
+        assert "dice_lean" not in frame_spec(board, 0)  # the calibration photo
+        for f in range(1, 6):
+            leans += frame_spec(board, f)["dice_lean"]
+    cocked = [lean for lean in leans if lean]
+    assert len(leans) == 200 and 0.15 < len(cocked) / len(leans) < 0.35
+    assert all(set(lean) == {"tilt"} and 14 <= lean["tilt"] <= 38 for lean in cocked)
+    original = spec._cocked_dice
+    try:
+        spec._cocked_dice = lambda rng: [None, None]
+        plain = frame_spec(board_spec("train", first), 2)
+    finally:
+        spec._cocked_dice = original
+    drawn = frame_spec(board_spec("train", first), 2)
+    assert {k: v for k, v in drawn.items() if k != "dice_lean"} == {k: v for k, v in plain.items() if k != "dice_lean"}

@@ -46,6 +46,11 @@ def test_a_roll_is_judged_as_the_referee_would_get_it():
     assert judge(thrown, places, Found((_die(3, 452, 259),)), orient) == "unclear"
     three = Found((_die(3, 452, 259), _die(1, 488, 240), _die(5, 200, 200)))
     assert judge(thrown, places, three, orient) == "unclear"
+    # a die thrown cocked: right only when the reading calls the roll void for it
+    cocked_call = Found((_die(3, 452, 259), _die(1, 488, 240, cocked=True)))
+    assert judge(thrown, places, cocked_call, orient, cocked=True) == "right"
+    assert judge(thrown, places, Found((_die(3, 452, 259), _die(1, 488, 240))), orient, cocked=True) == "misread"
+    assert judge(thrown, places, Found((_die(3, 452, 259),)), orient, cocked=True) == "unclear"
     # a third die far less sure than the two best is dropped by the roll's own filter
     faint = Found((_die(3, 452, 259), _die(1, 488, 240), _die(5, 200, 200, confidence=0.2)))
     assert judge(thrown, places, faint, orient) == "right"

@@ -656,8 +656,17 @@ class BoardScene:
             die = bpy.data.objects.new("die", mesh)
             self.frame_parts.objects.link(die)
             turn = FACES[value].rotation_difference(Vector((0, 0, 1))).to_matrix().to_4x4()
-            spin = Matrix.Rotation(rng.uniform(0, 2 * math.pi), 4, "Z")
-            die.matrix_world = Matrix.Translation(self.world(u, v, size / 2)) @ spin @ turn
+            angle = rng.uniform(0, 2 * math.pi)
+            spin = Matrix.Rotation(angle, 4, "Z")
+            lean = (frame.get("dice_lean") or [None, None])[len(centres) - 1]
+            if lean:  # cocked: turned onto a bottom edge (parallel to a face), its middle raised to stand on it
+                tilt = math.radians(lean["tilt"])
+                axis = Vector((math.cos(angle), math.sin(angle), 0.0))
+                high = size / 2 * (math.cos(tilt) + math.sin(tilt))
+                die.matrix_world = (Matrix.Translation(self.world(u, v, high)) @ Matrix.Rotation(tilt, 4, axis)
+                                    @ spin @ turn)
+            else:
+                die.matrix_world = Matrix.Translation(self.world(u, v, size / 2)) @ spin @ turn
             for face, normal in FACES.items():
                 e1 = Vector((0, 0, 1)).cross(normal) if abs(normal.z) < 0.5 else Vector((1, 0, 0))
                 e2 = normal.cross(e1)

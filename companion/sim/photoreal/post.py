@@ -112,6 +112,7 @@ def label_for(board: dict, frame: dict, raw: dict, lens: Lens, hand_mask: np.nda
     return {
         "points": frame["points"], "bar": frame["bar"], "off": frame["off"],
         "dice": frame["dice"], "roller": frame["roller"], "dice_px": lens.distort(raw["dice_px"]).round(1).tolist(),
+        "dice_cocked": [bool(lean) for lean in frame.get("dice_lean", [None, None])],
         "cube_value": frame["cube"]["value"], "cube_place": frame["cube"]["place"],
         "corners": lens.distort(corners_u).round(2).tolist(),
         "occluded": occluded, "bar_hidden": [hidden(_bar_ground(board, p)) for p in (0, 1)],

@@ -121,6 +121,12 @@ metallic. Metal thereby stops being a held-out finish (glass, pearl and marble s
 their surfaces."""
 METALLIC_SHARE = 0.4
 """The share of a metallic board's checker sets whose surface is metallic."""
+FIRST_COCKED_TRAIN_BOARD = 682
+"""Training boards from this one may throw a die cocked (`_cocked_dice`): tilted onto an edge, as against a checker
+or the frame. Every photoreal die lay flat before, and a dice reader fine-tuned on those frames stopped calling the
+flat renderer's cocked dice cocked (docs/VISION.md, session 34); boards 0-681 keep their dice flat."""
+COCKED_SHARE = 0.25
+"""The share of a cocked-dice board's dice (after frame 0) thrown cocked."""
 TOWER_STACKING = (0.25, 0.5, 0.25)
 """Layered, tower and column stacking's shares on the tower boards (0.5, 0.25, 0.25 elsewhere)."""
 TALL_SHARE = 0.6
@@ -242,6 +248,12 @@ def _metallic(rng: np.random.Generator, surfaces: list[dict[str, Any]]) -> list[
                        "roughness": round(float(rng.uniform(0.12, 0.45)), 3)}
         out.append(surface)
     return out
+
+
+def _cocked_dice(rng: np.random.Generator) -> list[dict[str, float] | None]:
+    """Each of the two dice: None (flat), or how it leans: `tilt` degrees onto one of its bottom edges."""
+    return [{"tilt": round(float(rng.uniform(14, 38)), 1)} if rng.random() < COCKED_SHARE else None
+            for _ in range(2)]
 
 
 def _luminance(rgb) -> float:
@@ -418,6 +430,9 @@ def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
                     "motion_angle": round(float(rng.uniform(0, 180)), 1),
                     "defocus": round(float(rng.uniform(0.5, 2.2)) if rng.random() < 0.3 else 0.0, 2),
                     "jpeg": int(rng.integers(45, 96)), "gain": round(float(rng.uniform(0.8, 1.15)), 3)},
+        # its own stream: every draw above is what it was before cocked dice
+        **({"dice_lean": _cocked_dice(np.random.default_rng([SEED_BASE["train"] + number, 6, frame]))}
+           if board["split"] == "train" and number >= FIRST_COCKED_TRAIN_BOARD and frame > 0 else {}),
     }
 
 
