@@ -12,7 +12,7 @@ flat in the roller's half (training boards from 682 also throw some cocked, `dic
 - *void*: a die called cocked that lies flat: the referee would have the roll thrown again;
 - *unclear*: one die found, or more than two: the watcher waits for a clear look (also counted: frames where the
   reader found more dice than were thrown, *invented*, before the roll's own filter);
-- *misread*: two dice, but values or places wrong.
+- *misread*: two dice, but values or places wrong; or a die thrown cocked, and the roll not called void for it.
 The dice are 14-19 mm models, about 8-27 pixels across at 960x540 (most 11-20): smaller than a club's webcam
 shows them. (The photo path, `read_photo`, is not judged here: at this size its finest level sees a die at about
 the finder's smallest.)
@@ -65,14 +65,19 @@ def placed_right(dice: tuple[DieRead, ...], truth: list[tuple[float, float]]) ->
     return True
 
 
-def judge(thrown: list[int], truth_px: list, found: Found, orient: Orientation, cocked: bool = False) -> str:
-    """What the roll the referee would get from `found` is, against the dice thrown (see the module's doc); a roll
-    with a die thrown `cocked` is right when the reading calls it void for that."""
+def judge(thrown: list[int], truth_px: list, found: Found, orient: Orientation,
+          cocked: list[bool] | None = None) -> str:
+    """What the roll the referee would get from `found` is, against the dice thrown (see the module's doc).
+    `cocked`: which of the thrown dice lean; such a roll is right when the reading calls it void for a die found
+    called cocked where a leaning one lies."""
     reading = dice_reading(found, None, orient)
     if reading is None:
         return "unclear"
-    if cocked:
-        return "right" if reading.reason == COCKED else "misread"
+    leaning = [place for place, lean in zip(truth_px, cocked or ()) if lean]
+    if leaning:
+        called = tuple(d for d in found.dice if d.cocked)
+        right = reading.reason == COCKED and any(placed_right(called, [place]) for place in leaning)
+        return "right" if right else "misread"
     if not reading.valid:
         return "void"
     right = sorted(reading.values) == sorted(thrown)
@@ -107,13 +112,14 @@ def main(argv: list[str] | None = None) -> int:
         rows.append({"name": path.name, "design": label.get("design", "?"), "thrown": thrown,
                      "found": [d.value for d in found.dice], "cocked": [d.cocked for d in found.dice],
                      "cocked_thrown": any(label.get("dice_cocked", ())),
-                     "kind": judge(thrown, label["dice_px"], found, orient, any(label.get("dice_cocked", ()))),
+                     "kind": judge(thrown, label["dice_px"], found, orient, label.get("dice_cocked")),
                      "invented": len(found.dice) > len(thrown)})
     if args.json:
         args.json.write_text(json.dumps(rows))
     groups: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         groups["all"].append(row)
+        groups["a die thrown cocked" if row["cocked_thrown"] else "flat dice thrown"].append(row)
         groups[f"design {row['design']}"].append(row)
     for name, group in groups.items():
         kinds = Counter(r["kind"] for r in group)

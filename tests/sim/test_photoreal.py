@@ -289,3 +289,14 @@ def test_cocked_dice_boards_lean_some_dice_and_keep_every_earlier_frame():
         spec._cocked_dice = original
     drawn = frame_spec(board_spec("train", first), 2)
     assert {k: v for k, v in drawn.items() if k != "dice_lean"} == {k: v for k, v in plain.items() if k != "dice_lean"}
+
+
+def test_the_label_says_which_dice_were_thrown_cocked(tmp_path):
+    board = board_spec("train", 2)
+    frame = frame_spec(board, 0) | {"camera": {"focal": 50.0, "distortion": 0.0, "tilt": 0.0}}
+    _raw_frame(tmp_path, board, frame, [])
+    raw = json.loads((tmp_path / "raw.raw.json").read_text())
+    lens = post.Lens(raw["width"], raw["height"], 50.0, 0.0)
+    assert post.label_for(board, frame, raw, lens, None)["dice_cocked"] == [False, False]
+    leaning = frame | {"dice_lean": [None, {"tilt": 20.0}]}
+    assert post.label_for(board, leaning, raw, lens, None)["dice_cocked"] == [False, True]

@@ -47,10 +47,15 @@ def test_a_roll_is_judged_as_the_referee_would_get_it():
     three = Found((_die(3, 452, 259), _die(1, 488, 240), _die(5, 200, 200)))
     assert judge(thrown, places, three, orient) == "unclear"
     # a die thrown cocked: right only when the reading calls the roll void for it
+    second = [False, True]
     cocked_call = Found((_die(3, 452, 259), _die(1, 488, 240, cocked=True)))
-    assert judge(thrown, places, cocked_call, orient, cocked=True) == "right"
-    assert judge(thrown, places, Found((_die(3, 452, 259), _die(1, 488, 240))), orient, cocked=True) == "misread"
-    assert judge(thrown, places, Found((_die(3, 452, 259),)), orient, cocked=True) == "unclear"
+    assert judge(thrown, places, cocked_call, orient, second) == "right"
+    assert judge(thrown, places, Found((_die(3, 452, 259), _die(1, 488, 240))), orient, second) == "misread"
+    wrong_die = Found((_die(3, 452, 259, cocked=True), _die(1, 488, 240)))  # the flat one called cocked
+    assert judge(thrown, places, wrong_die, orient, second) == "misread"
+    elsewhere = Found((_die(3, 452, 259), _die(1, 488, 240), _die(5, 200, 200, cocked=True, confidence=0.9)))
+    assert judge(thrown, places, elsewhere, orient, second) == "misread"
+    assert judge(thrown, places, cocked_call, orient, [False, False]) == "void"
     # a third die far less sure than the two best is dropped by the roll's own filter
     faint = Found((_die(3, 452, 259), _die(1, 488, 240), _die(5, 200, 200, confidence=0.2)))
     assert judge(thrown, places, faint, orient) == "right"

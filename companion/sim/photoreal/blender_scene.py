@@ -659,12 +659,13 @@ class BoardScene:
             angle = rng.uniform(0, 2 * math.pi)
             spin = Matrix.Rotation(angle, 4, "Z")
             lean = (frame.get("dice_lean") or [None, None])[len(centres) - 1]
-            if lean:  # cocked: turned onto a bottom edge (parallel to a face), its middle raised to stand on it
+            if lean:  # cocked: turned onto a bottom edge (parallel to a face), raised until that (bevelled) edge
+                # touches the board
                 tilt = math.radians(lean["tilt"])
                 axis = Vector((math.cos(angle), math.sin(angle), 0.0))
-                high = size / 2 * (math.cos(tilt) + math.sin(tilt))
-                die.matrix_world = (Matrix.Translation(self.world(u, v, high)) @ Matrix.Rotation(tilt, 4, axis)
-                                    @ spin @ turn)
+                pose = Matrix.Rotation(tilt, 4, axis) @ spin @ turn
+                high = -min((pose @ vertex.co).z for vertex in mesh.vertices) / MM
+                die.matrix_world = Matrix.Translation(self.world(u, v, high)) @ pose
             else:
                 die.matrix_world = Matrix.Translation(self.world(u, v, size / 2)) @ spin @ turn
             for face, normal in FACES.items():
