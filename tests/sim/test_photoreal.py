@@ -119,12 +119,18 @@ def test_a_hand_hides_the_points_under_it_and_only_those(tmp_path):
     assert post.develop(board, frame, tmp_path / "raw.png", tmp_path / "frame.jpg")["occluded"] == []
 
 
-def test_player_zero_s_colour_is_the_lighter_set_s_name_whatever_the_spec_calls_it(tmp_path):
+def _straight_frame(tmp_path):
+    """Board 2's frame 0 seen straight on through an undistorted lens, its raw render faked: what `label_for` takes."""
     board = board_spec("train", 2)
     frame = frame_spec(board, 0) | {"camera": {"focal": 50.0, "distortion": 0.0, "tilt": 0.0}}
     _raw_frame(tmp_path, board, frame, [])
     raw = json.loads((tmp_path / "raw.raw.json").read_text())
     lens = post.Lens(raw["width"], raw["height"], 50.0, 0.0)
+    return board, frame, raw, lens
+
+
+def test_player_zero_s_colour_is_the_lighter_set_s_name_whatever_the_spec_calls_it(tmp_path):
+    board, frame, raw, lens = _straight_frame(tmp_path)
     swapped = board | {"checkers": board["checkers"] | {"colours": board["checkers"]["colours"][::-1]}}
     first = post.label_for(board, frame, raw, lens, None)["colours"]["player0_colour"]
     second = post.label_for(swapped, frame, raw, lens, None)["colours"]["player0_colour"]
@@ -292,11 +298,7 @@ def test_cocked_dice_boards_lean_some_dice_and_keep_every_earlier_frame():
 
 
 def test_the_label_says_which_dice_were_thrown_cocked(tmp_path):
-    board = board_spec("train", 2)
-    frame = frame_spec(board, 0) | {"camera": {"focal": 50.0, "distortion": 0.0, "tilt": 0.0}}
-    _raw_frame(tmp_path, board, frame, [])
-    raw = json.loads((tmp_path / "raw.raw.json").read_text())
-    lens = post.Lens(raw["width"], raw["height"], 50.0, 0.0)
+    board, frame, raw, lens = _straight_frame(tmp_path)
     assert post.label_for(board, frame, raw, lens, None)["dice_cocked"] == [False, False]
     leaning = frame | {"dice_lean": [None, {"tilt": 20.0}]}
     assert post.label_for(board, leaning, raw, lens, None)["dice_cocked"] == [False, True]

@@ -79,3 +79,16 @@ def test_the_sample_is_read_without_its_hand_frames(tmp_path, capsys):
 def test_a_folder_without_frames_is_refused(tmp_path):
     with pytest.raises(SystemExit):
         photoreal_dice.main(["--dir", str(tmp_path)])
+
+
+def test_the_label_s_cocked_dice_reach_the_judgement(tmp_path, monkeypatch):
+    name = "train-00010-00"
+    label = _label(name + ".json") | {"dice_cocked": [False, True]}
+    (tmp_path / (name + ".json")).write_text(json.dumps(label))
+    (tmp_path / (name + ".jpg")).write_bytes((SAMPLE / (name + ".jpg")).read_bytes())
+    seen = []
+    monkeypatch.setattr(photoreal_dice, "judge", lambda *args: seen.append(args[4]) or "misread")
+    out = tmp_path / "dice.json"
+    assert photoreal_dice.main(["--dir", str(tmp_path), "--json", str(out)]) == 0
+    assert seen == [[False, True]]
+    assert json.loads(out.read_text())[0]["cocked_thrown"] is True
