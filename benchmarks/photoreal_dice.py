@@ -1,7 +1,7 @@
 """How well the dice reader reads the dice in path-traced photos of boards (`companion.sim.photoreal`), made by
 another process than the flat renderer its board path learnt from.
 
-    python benchmarks/photoreal_dice.py --dir /work/data/photoreal/heldout14 [--json OUT]
+    python benchmarks/photoreal_dice.py --dir /work/data/photoreal/heldout14 [--json OUT] [--models DIR]
 
 Each frame without a hand (the watcher reads no dice on a busy board) is read as the watcher reads it: dice and
 cube on the plane of the playing area's true corners (`DiceReader.read_board`, the trays' side given), then the
@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.referee.observations import COCKED  # noqa: E402
-from companion.vision.dice import DiceReader, DieRead, Found  # noqa: E402
+from companion.vision.dice import MODELS, DiceReader, DieRead, Found  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
 from companion.vision.plane import Plane  # noqa: E402
 from companion.vision.roll import dice_reading  # noqa: E402
@@ -88,11 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--json", type=Path, help="each frame's dice, thrown and found, as a list")
+    parser.add_argument("--models", type=Path, default=MODELS, help="the dice models' folder (to compare two)")
     args = parser.parse_args(argv)
     files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
     if not files:
         parser.error(f"no labelled frames under {args.dir}")
-    reader = DiceReader()
+    reader = DiceReader(args.models)
     rows, times, hands = [], [], 0
     for path in files:
         label = json.loads(path.with_suffix(".json").read_text())

@@ -92,3 +92,18 @@ def test_the_label_s_cocked_dice_reach_the_judgement(tmp_path, monkeypatch):
     assert photoreal_dice.main(["--dir", str(tmp_path), "--json", str(out)]) == 0
     assert seen == [[False, True]]
     assert json.loads(out.read_text())[0]["cocked_thrown"] is True
+
+
+def test_models_name_the_folder_the_dice_reader_loads(tmp_path, monkeypatch):
+    loaded = []
+
+    class Reader(photoreal_dice.DiceReader):
+        def __init__(self, models):
+            loaded.append(models)
+            super().__init__()
+
+    monkeypatch.setattr(photoreal_dice, "DiceReader", Reader)
+    assert photoreal_dice.main(["--dir", str(SAMPLE), "--models", str(tmp_path)]) == 0
+    assert loaded == [tmp_path]
+    assert photoreal_dice.main(["--dir", str(SAMPLE)]) == 0
+    assert loaded[1] == photoreal_dice.MODELS
