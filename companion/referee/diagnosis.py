@@ -73,6 +73,17 @@ def nearest_plays(plays: list[Play], target: bytes, limit: int = 3) -> tuple[Pla
     return tuple(p for misplaced, _, p in scored[:limit] if misplaced <= best + 1)
 
 
+def colours_differ_only(plays: list[Play], mine: list[int], theirs: list[int]) -> tuple[Play, ...]:
+    """The legal plays whose results hold as many checkers as `mine` and `theirs` (as read, each side in its own
+    numbering) on every point, whoever's, and as many of each side on the bar: where the reading differs from such a
+    play, it differs only in which set stands on some points."""
+    def stacks(side: bytes | list[int], other: bytes | list[int]) -> tuple[int, ...]:
+        return (*(side[p] + other[25 - p] for p in range(1, 25)), side[BAR], other[BAR])
+
+    read = stacks(mine, theirs)
+    return tuple(p for p in plays if stacks(p.result_key[:26], p.result_key[26:]) == read)
+
+
 def _point(slot: int) -> str:
     return "the bar" if slot == BAR else f"the {slot}-point"
 
@@ -225,4 +236,4 @@ def _dice_count_errors(roll: Roll, used: list[int], needed: int) -> list[str]:
     return []
 
 
-__all__ = ["Diagnosis", "diagnose", "nearest_plays", "opponent_changes", "pips_moved", "sure_where_it_differs"]
+__all__ = ["Diagnosis", "colours_differ_only", "diagnose", "nearest_plays", "opponent_changes", "pips_moved", "sure_where_it_differs"]

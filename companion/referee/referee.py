@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from companion.errors import IllegalActionError, InvalidPositionError
-from companion.referee.diagnosis import diagnose, opponent_changes, pips_moved, sure_where_it_differs
+from companion.referee.diagnosis import (colours_differ_only, diagnose, opponent_changes, pips_moved,
+                                         sure_where_it_differs)
 from companion.referee.events import (
     Beavered,
     CorrectionRequested,
@@ -441,6 +442,13 @@ class Referee:
             # misread surely, which before the mending was a reading to ask about, never to accuse on
             return [self._ask_offering("the board as read leaves the legal plays, but the camera had to guess a "
                                        "checker to count fifteen a side: check the board", diagnosis.nearest)]
+        recoloured = colours_differ_only(plays, mine, theirs)
+        if recoloured:
+            # every point holds as many checkers as after a legal play, and only whose they are differs: a checker
+            # of one set surely read as the other's (two blots on a parquet board, session 35's fresh draw) is
+            # likelier than an illegal play that leaves exactly a legal play's stacks
+            return [self._ask_offering("the board as read differs from a legal play only in which set stands on "
+                                       "some points: a misreading is likelier; check the board", recoloured)]
         if not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):
             # a whole position, but read unsurely just where it leaves the nearest legal play: a misreading (a
             # checker of one set taken for the other's) is likelier than an illegal play, and calling it illegal

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from companion.referee import DiceReading, IllegalPlay, NeedsAttention, SlotReading
+from companion.referee.diagnosis import colours_differ_only
 from companion.rules import Position, Roll
 from tests.oracles.samples import random_play_pairs
 from tests.referee.helpers import finish, moved, reading_of, referee_at
@@ -172,3 +173,19 @@ def test_nearest_plays_have_the_fewest_checkers_out_of_place():
         ref = referee_at(position, (roll.high, roll.low))
         event = next(e for e in finish(ref, target) if isinstance(e, IllegalPlay))
         assert play in event.nearest, (position, roll, play, nearest(event))
+
+
+def test_colours_differ_only_asks_for_every_stack_and_each_bar_as_a_legal_play_leaves_them():
+    before = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 20: 1, 24: 1})
+    plays = before.legal_plays(Roll(4, 3))
+    legal = next(p for p in plays if p.notation == "24/20 8/5*")
+    mine, theirs = list(legal.result_key[:26]), list(legal.result_key[26:])  # the mover's side first
+    assert colours_differ_only(plays, mine, theirs) == (legal,)
+    mine[5], theirs[20] = 0, 1  # the hitter's 5-point read as the opponent's 20-point: the same stacks
+    mine[1], theirs[24] = 1, 0  # the opponent's 24-point blot read as the hitter's 1-point
+    assert colours_differ_only(plays, mine, theirs) == (legal,)
+    mine[20], mine[21] = 0, 1  # a checker a point further: no legal play leaves these stacks
+    assert colours_differ_only(plays, mine, theirs) == ()
+    mine[20], mine[21] = 1, 0
+    theirs[25], mine[25] = 0, 1  # the hit checker read on the hitter's half of the bar
+    assert colours_differ_only(plays, mine, theirs) == ()

@@ -416,6 +416,27 @@ def test_a_reading_that_moves_the_opponents_checkers_is_asked_about_but_an_illeg
     assert kinds(events) == ["IllegalPlay"]
 
 
+def test_a_reading_that_differs_from_a_legal_play_only_in_which_set_stands_where_is_asked_about():
+    """Two blots read surely each as the other set (session 35's fresh draw: the hitter's checker and the
+    opponent's blot in the hitter's home board): every point holds as many checkers as after a legal play, so the
+    referee asks, offering that play, where it called the play illegal before. A play whose stacks no legal play
+    leaves is still called."""
+    before = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 20: 1, 24: 1})
+    legal = moved(before, "24/20 8/5*")
+    misread = reading_of(legal).with_point(4, SlotReading(1, 1)).with_point(0, SlotReading(0, 1))
+    ref = referee_at(before, (4, 3))
+    events = ref.observe(misread) + ref.observe(DiceReading(()))
+    assert kinds(events) == ["NeedsAttention"] and "which set stands" in events[0].what
+    assert [p.notation for p in events[0].candidates] == ["24/20 8/5*"]
+    ref = referee_at(before, (4, 3))
+    assert kinds(finish(ref, moved(before, "24/20 8/4"))) == ["IllegalPlay"]  # two 4s, rolled 4-3
+    # the same misread of a player 1's play
+    ref = referee_at(before, (4, 3), mover=1)
+    events = ref.observe(reading_of(legal, 1).with_point(19, SlotReading(0, 1)).with_point(23, SlotReading(1, 1)))
+    events += ref.observe(DiceReading(()))
+    assert kinds(events) == ["NeedsAttention"] and [p.notation for p in events[0].candidates] == ["24/20 8/5*"]
+
+
 def test_only_the_slots_that_differ_from_the_nearest_legal_play_need_to_be_sure():
     """A reading unsure only where it agrees with the nearest legal play (the mover's own 24-point, seen right but
     unsurely; or an empty bar whose range reaches one) is still judged: the play is illegal. Whose side each slot
