@@ -63,8 +63,10 @@ SETS = {s.name: s for s in (
     PhotorealSet("heldout-mosaic14", "heldout", 172, 6, "development", "session 33's fresh draw"),
     PhotorealSet("heldout18", "heldout", 1000, 6, "development", "session 34's fresh draw (first three designs again)"),
     PhotorealSet("heldout-mosaic15", "heldout", 178, 6, "development", "session 34's fresh draw"),
-    PhotorealSet("heldout19", "heldout", 1006, 6, "fresh", "the next fresh draw"),
-    PhotorealSet("heldout-mosaic16", "heldout", 184, 6, "fresh", "the next fresh draw"),
+    PhotorealSet("heldout19", "heldout", 1006, 6, "development", "session 35's fresh draw"),
+    PhotorealSet("heldout-mosaic16", "heldout", 184, 6, "development", "session 35's fresh draw"),
+    PhotorealSet("heldout20", "heldout", 1012, 6, "fresh", "the next fresh draw"),
+    PhotorealSet("heldout-mosaic17", "heldout", 190, 6, "fresh", "the next fresh draw"),
 )}
 
 
