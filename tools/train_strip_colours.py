@@ -192,6 +192,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
     args = parser.parse_args()
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # before training: a missing folder lost a finished run
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
