@@ -443,10 +443,11 @@ class Referee:
             return [self._ask_offering("the board as read leaves the legal plays, but the camera had to guess a "
                                        "checker to count fifteen a side: check the board", diagnosis.nearest)]
         recoloured = colours_differ_only(plays, mine, theirs)
-        if recoloured:
-            # every point holds as many checkers as after a legal play, and only whose they are differs: a checker
-            # of one set surely read as the other's (two blots on a parquet board, session 35's fresh draw) is
-            # likelier than an illegal play that leaves exactly a legal play's stacks
+        if recoloured and not sure_where_it_differs(s.reading, recoloured, game.turn, self.threshold):
+            # every point holds as many checkers as after a legal play, only whose they are differs, and the reading
+            # is unsure of some of those: a blot read as the other set (session 35's fresh draw: two blots, at 0.5
+            # and 0.98), which the nearest plays by checkers out of place need not include. Read surely, it is an
+            # illegal play: hitting the other of two blots, as real players do
             return [self._ask_offering("the board as read differs from a legal play only in which set stands on "
                                        "some points: a misreading is likelier; check the board", recoloured)]
         if not sure_where_it_differs(s.reading, diagnosis.nearest, game.turn, self.threshold):

@@ -416,23 +416,27 @@ def test_a_reading_that_moves_the_opponents_checkers_is_asked_about_but_an_illeg
     assert kinds(events) == ["IllegalPlay"]
 
 
-def test_a_reading_that_differs_from_a_legal_play_only_in_which_set_stands_where_is_asked_about():
-    """Two blots read surely each as the other set (session 35's fresh draw: the hitter's checker and the
-    opponent's blot in the hitter's home board): every point holds as many checkers as after a legal play, so the
-    referee asks, offering that play, where it called the play illegal before. A play whose stacks no legal play
-    leaves is still called."""
+def test_a_reading_unsure_where_it_differs_from_a_legal_play_only_in_which_set_stands_is_asked_about():
+    """Two blots read each as the other set, one of them unsurely (session 35's fresh draw: the hitter's checker and
+    the opponent's blot in the hitter's home board, at 0.5 and 0.98): every point holds as many checkers as after
+    a legal play that is not among the nearest by checkers out of place, and the referee asks, offering it, where
+    it called the play illegal before. Read surely, the same board is an illegal play (the other blot hit, a 7
+    with a 4-3), and is called; so is a play whose stacks no legal play leaves."""
     before = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 20: 1, 24: 1})
     legal = moved(before, "24/20 8/5*")
-    misread = reading_of(legal).with_point(4, SlotReading(1, 1)).with_point(0, SlotReading(0, 1))
+    misread = reading_of(legal).with_point(4, SlotReading(1, 1, confidence=0.5)).with_point(0, SlotReading(0, 1))
     ref = referee_at(before, (4, 3))
     events = ref.observe(misread) + ref.observe(DiceReading(()))
     assert kinds(events) == ["NeedsAttention"] and "which set stands" in events[0].what
     assert [p.notation for p in events[0].candidates] == ["24/20 8/5*"]
     ref = referee_at(before, (4, 3))
+    assert kinds(finish(ref, moved(before, "24/20 8/1*"))) == ["IllegalPlay"]  # the same board, read surely
+    ref = referee_at(before, (4, 3))
     assert kinds(finish(ref, moved(before, "24/20 8/4"))) == ["IllegalPlay"]  # two 4s, rolled 4-3
     # the same misread of a player 1's play
     ref = referee_at(before, (4, 3), mover=1)
-    events = ref.observe(reading_of(legal, 1).with_point(19, SlotReading(0, 1)).with_point(23, SlotReading(1, 1)))
+    events = ref.observe(reading_of(legal, 1).with_point(19, SlotReading(0, 1, confidence=0.5))
+                         .with_point(23, SlotReading(1, 1)))
     events += ref.observe(DiceReading(()))
     assert kinds(events) == ["NeedsAttention"] and [p.notation for p in events[0].candidates] == ["24/20 8/5*"]
 
