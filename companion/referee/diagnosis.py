@@ -236,4 +236,5 @@ def _dice_count_errors(roll: Roll, used: list[int], needed: int) -> list[str]:
     return []
 
 
-__all__ = ["Diagnosis", "colours_differ_only", "diagnose", "nearest_plays", "opponent_changes", "pips_moved", "sure_where_it_differs"]
+__all__ = ["Diagnosis", "colours_differ_only", "diagnose", "nearest_plays", "opponent_changes", "pips_moved",
+           "sure_where_it_differs"]
