@@ -657,17 +657,14 @@ class BoardScene:
             self.frame_parts.objects.link(die)
             turn = FACES[value].rotation_difference(Vector((0, 0, 1))).to_matrix().to_4x4()
             angle = rng.uniform(0, 2 * math.pi)
-            spin = Matrix.Rotation(angle, 4, "Z")
+            pose, high = Matrix.Rotation(angle, 4, "Z") @ turn, size / 2
             lean = (frame.get("dice_lean") or [None, None])[len(centres) - 1]
             if lean:  # cocked: turned onto a bottom edge (parallel to a face), raised until that (bevelled) edge
                 # touches the board
-                tilt = math.radians(lean["tilt"])
                 axis = Vector((math.cos(angle), math.sin(angle), 0.0))
-                pose = Matrix.Rotation(tilt, 4, axis) @ spin @ turn
+                pose = Matrix.Rotation(math.radians(lean["tilt"]), 4, axis) @ pose
                 high = -min((pose @ vertex.co).z for vertex in mesh.vertices) / MM
-                die.matrix_world = Matrix.Translation(self.world(u, v, high)) @ pose
-            else:
-                die.matrix_world = Matrix.Translation(self.world(u, v, size / 2)) @ spin @ turn
+            die.matrix_world = Matrix.Translation(self.world(u, v, high)) @ pose
             for face, normal in FACES.items():
                 e1 = Vector((0, 0, 1)).cross(normal) if abs(normal.z) < 0.5 else Vector((1, 0, 0))
                 e2 = normal.cross(e1)

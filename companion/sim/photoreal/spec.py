@@ -123,8 +123,9 @@ METALLIC_SHARE = 0.4
 """The share of a metallic board's checker sets whose surface is metallic."""
 FIRST_COCKED_TRAIN_BOARD = 682
 """Training boards from this one may throw a die cocked (`_cocked_dice`): tilted onto an edge as a die leaning on a
-checker or the frame shows it (the die is placed alone). Every photoreal die lay flat before, and a dice reader fine-tuned on those frames stopped calling the
-flat renderer's cocked dice cocked (docs/VISION.md, session 34); boards 0-681 keep their dice flat."""
+checker or the frame shows it (the die is placed alone). Every photoreal die lay flat before, and a dice reader
+fine-tuned on those frames stopped calling the flat renderer's cocked dice cocked (docs/VISION.md, session 34);
+boards 0-681 keep their dice flat."""
 COCKED_SHARE = 0.25
 """The share of a cocked-dice board's dice thrown cocked on its frames after the first (frame 0 throws none)."""
 TOWER_STACKING = (0.25, 0.5, 0.25)
