@@ -98,7 +98,7 @@ class StripReader:
                  empty_looks: EmptyLooks | None = None, patterned: bool = False, models: Path = MODELS) -> None:
         """`trays`: the trays' side, the profile's; None reads both sides of a measured board (the orientation
         picks one) or guesses the side of the simulator's board (`tray_side`).
-        `colours`: each set's BGR as calibration saw it (the profile's), or None to find them per image.
+        `colours`: each set's BGR as calibration saw it (the profile's), tried first; None finds them per image.
         `head`: the network's last layer as calibration adapted it to this board (`companion.vision.adapt`).
         `empty_looks`: what this board's points look like empty (`companion.vision.empty_looks`).
         `patterned`: the board's pattern looked like something over a point on the calibration photo
@@ -211,11 +211,15 @@ class StripReader:
         is_point = 1.0 - p[:, NOT_A_POINT]  # a strip unlike any point: whatever it reads is unsure
         samples = checker_colours(strips, dists, self.geometry)
         sure = empty_sureness(likeness)  # a match near the line overruling the network is a guess, not a fact
-        # the two sets' colours: the profile's, else two guesses, the second tried only when the first names more
-        # than 15 checkers of a set (it splits better past glare and mirroring metal, worse on plain boards)
-        guesses = ([lambda: self.known_colours] if self.known_colours else
-                   [lambda: two_colours(list(samples.values())),
-                    lambda: two_sets(list(samples.values()), LIGHTNESS_WEIGHT)])
+        # the two sets' colours: the profile's first, then two guesses from this frame, each tried only when those
+        # before it name more than 15 checkers of a set (the second splits better past glare and mirroring metal,
+        # worse on plain boards). A profile's colours go stale as the light changes; a guess then keeps the
+        # profile's word on which set is which.
+        guesses = [lambda: two_colours(list(samples.values())),
+                   lambda: two_sets(list(samples.values()), LIGHTNESS_WEIGHT)]
+        if self.known_colours:
+            known = self.known_colours
+            guesses = [lambda: known] + [lambda guess=guess: named_like(guess(), known) for guess in guesses]
         best = None
         for guess in guesses:
             centres = guess()
@@ -344,6 +348,19 @@ def colour_input(strips: np.ndarray, which: np.ndarray, light_lab: np.ndarray, d
         bgr = cv2.cvtColor(np.uint8([[np.clip(lab, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0].astype(np.float32)
         out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[None, :, None, None]
     return out
+
+
+def named_like(centres: dict[str, np.ndarray], known: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`centres` named the other way round when that puts each nearer the `known` set of its name (Lab, lightness
+    weighed as in `_set_distances`): a guess made by lightness alone may call a profile's light set dark."""
+    w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
+
+    def apart(a: np.ndarray, b: np.ndarray) -> float:
+        return float(np.linalg.norm((a - b) * w))
+
+    kept = apart(centres["light"], known["light"]) + apart(centres["dark"], known["dark"])
+    swapped = apart(centres["light"], known["dark"]) + apart(centres["dark"], known["light"])
+    return centres if kept <= swapped else {"light": centres["dark"], "dark": centres["light"]}
 
 
 def _set_distances(sample: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[float, float]:

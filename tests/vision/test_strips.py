@@ -16,7 +16,7 @@ from companion.sim.truth import image_corners
 from companion.vision.calibrate import known_counts, measure
 from companion.vision.geometry import fit_bar
 from companion.vision.profile import Profile
-from companion.vision.strip_reader import FIRST_CHECKER, StripReader
+from companion.vision.strip_reader import FIRST_CHECKER, StripReader, named_like
 from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, mm_to_image, strip_frames, strip_grid, strip_pixels
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
@@ -93,6 +93,28 @@ def test_strip_reader_reads_the_starting_position():
     assert [p.colour for p in reading.points if p.count] == ["light", "dark", "dark", "light",
                                                              "dark", "light", "light", "dark"]
     assert reading.board > 0.9 and all(h.count == 0 for h in reading.bar)
+
+
+def test_a_profile_whose_colours_went_stale_gives_way_to_the_frames_own():
+    """A profile whose light set was learnt under a dim lamp (near the dark set's colour) reads more than 15 dark
+    checkers on a well-lit start: the frame's own two sets are then tried, named as the profile names them.
+    Before session 36 the profile's colours were the only ones tried, and two stacks of five swapped sets."""
+    image, corners = _render(Position.start())
+    fresh = StripReader(corners, trays="right").read(image)
+    dark = np.array(fresh.colours["dark"])
+    stale = {"light": tuple(dark * 1.2 + 5), "dark": tuple(dark)}
+    reading = StripReader(corners, trays="right", colours=stale).read(image)
+    assert [(p.colour, p.count) for p in reading.points] == [(p.colour, p.count) for p in fresh.points]
+
+
+def test_a_guess_is_named_as_the_profile_names_its_sets():
+    """A guess names its sets by lightness; a profile may call the lighter set dark (player 0's, say, under the
+    calibration photo's light): the guess takes the profile's names, by the nearer pairing."""
+    known = {"light": np.array([90.0, 150, 140]), "dark": np.array([120.0, 110, 115])}  # 'light' is the darker
+    guess = {"light": np.array([170.0, 112, 118]), "dark": np.array([100.0, 155, 138])}
+    named = named_like(guess, known)
+    assert named["light"] is guess["dark"] and named["dark"] is guess["light"]
+    assert named_like(named, known) == named
 
 
 def test_each_strip_is_read_as_cut_and_mirrored_and_the_answers_averaged():
