@@ -63,6 +63,7 @@ from companion.vision.geometry import fit_bar  # noqa: E402
 from companion.vision.locate import BoardNotFound, playing_area  # noqa: E402
 from companion.vision.reader import BoardReader  # noqa: E402
 from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST, StripReader  # noqa: E402
+from tools.photoreal_sets import record_read  # noqa: E402
 from tools.strip_data import photoreal_label  # noqa: E402
 
 
@@ -262,6 +263,9 @@ def main() -> int:
               f"corners found in none of {not_found} frames")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+    mode = " ".join(["calibrated" if args.calibrate else "uncalibrated", "corners found" if args.locate else
+                     "corners given", args.reader] + (["adapted"] if args.adapt else []))
+    record_read(args.dir, mode, len(results))  # a fresh set read once is development data from now on
     return 0
 
 

@@ -1,6 +1,6 @@
 """The photoreal sets the board reader is measured on now, by name, and rendering them again on a new machine.
 
-    python tools/photoreal_sets.py list
+    python tools/photoreal_sets.py list [--root DIR]
     python tools/photoreal_sets.py render [NAME...] [--role development|fresh] --root DIR
                                           [--blender-python PATH]
 
@@ -15,16 +15,20 @@ add them here when they are measured again.
 
 Roles: *development* sets are held-out draws already read once (and boards of the training designs never trained
 on): tuned on from then on. A *fresh* set is rendered and read once, with a session's final reader, by the
-protocol in docs/VISION.md; after that read it is development data.
+protocol in docs/VISION.md; after that read it is development data. `benchmarks/photoreal_bench.py` notes each read
+of a set's folder in `READS.jsonl` beside its frames (`record_read`), and `list --root` says which sets were read,
+so a fresh set read already is seen for what it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 SIZE, SAMPLES, FRAMES = "960x540", 8, 6
@@ -70,10 +74,42 @@ SETS = {s.name: s for s in (
 )}
 
 
+READS = "READS.jsonl"
+"""Where each read of a set's folder is noted, one JSON line a read, beside the frames."""
+
+
+def record_read(folder: Path, mode: str, frames: int) -> None:
+    """Notes that the frames under `folder` were read: when, by which commit of the code, how, how many frames."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parents[1],
+                                capture_output=True, text=True, timeout=10).stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        commit = "unknown"
+    line = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": commit, "mode": mode,
+            "frames": frames}
+    with open(folder / READS, "a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\n")
+
+
+def reads(folder: Path) -> list[dict]:
+    """The reads noted in `folder` (`record_read`), oldest first; a line that is not JSON is skipped, not fatal."""
+    path = folder / READS
+    if not path.exists():
+        return []
+    out = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        try:
+            out.append(json.loads(text))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list")
+    listing = sub.add_parser("list")
+    listing.add_argument("--root", type=Path, help="where the sets were rendered: say which were read")
     render = sub.add_parser("render")
     render.add_argument("names", nargs="*")
     render.add_argument("--role", choices=("development", "fresh"))
@@ -83,7 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "list":
         for s in SETS.values():
             last = s.first + s.boards - 1
-            print(f"{s.name:18} {s.split:8} boards {s.first}-{last}  {s.role:12} {s.note}")
+            said = ""
+            if args.root is not None:
+                done = reads(args.root / s.name)
+                times = "once" if len(done) == 1 else f"{len(done)} times"
+                said = f"  read {times}, first {done[0]['when']} ({done[0]['commit']})" if done else ""
+                if done and s.role == "fresh":
+                    said += ": read already, no longer fresh"
+            print(f"{s.name:18} {s.split:8} boards {s.first}-{last}  {s.role:12} {s.note}{said}")
         return 0
     unknown = [name for name in args.names if name not in SETS]
     if unknown:

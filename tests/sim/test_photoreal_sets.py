@@ -77,3 +77,20 @@ def test_render_keeps_a_virtual_environments_python_as_typed(tmp_path, monkeypat
                                 "--blender-python", str(tmp_path / "venv" / "python")]) == 0
     (command,) = ran
     assert command[command.index("--blender-python") + 1] == str(tmp_path / "venv" / "python")
+
+
+def test_list_says_which_sets_were_read_and_a_read_fresh_set_is_no_longer_fresh(tmp_path, capsys):
+    fresh = next(s for s in photoreal_sets.SETS.values() if s.role == "fresh")
+    developed = next(s for s in photoreal_sets.SETS.values() if s.role == "development")
+    for s in (fresh, developed):
+        (tmp_path / s.name).mkdir()
+        photoreal_sets.record_read(tmp_path / s.name, "uncalibrated corners given strips", 30)
+    with open(tmp_path / fresh.name / photoreal_sets.READS, "a") as out:
+        out.write("half a line, the machine stopped\n")  # a torn line is skipped, not fatal
+    photoreal_sets.record_read(tmp_path / fresh.name, "calibrated corners given strips", 25)
+    assert [r["frames"] for r in photoreal_sets.reads(tmp_path / fresh.name)] == [30, 25]
+    assert photoreal_sets.main(["list", "--root", str(tmp_path)]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert "read 2 times" in lines[fresh.name] and "no longer fresh" in lines[fresh.name]
+    assert "read once" in lines[developed.name] and "no longer fresh" not in lines[developed.name]
+    assert not any(" read " in lines[name] for name, s in photoreal_sets.SETS.items() if s not in (fresh, developed))

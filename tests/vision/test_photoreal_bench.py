@@ -94,3 +94,21 @@ def test_a_whole_position_no_play_reaches_accuses_only_where_read_surely():
         assert photoreal_bench.referee_judgement(_Read(unsure), None, label, plays) in ("waits", "identified", "asks")
         judged += 1
     assert judged >= 3
+
+
+def test_a_read_is_noted_beside_the_frames_it_read(tmp_path, monkeypatch, capsys):
+    """Each run notes its read in the set's folder, so that a fresh draw read once is known to be read
+    (`tools/photoreal_sets.py list --root`)."""
+    import shutil
+
+    from tools.photoreal_sets import reads
+
+    sample = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
+    for suffix in (".jpg", ".json"):
+        shutil.copy(sample / f"heldout-00002-01{suffix}", tmp_path)
+    monkeypatch.setattr(sys, "argv", ["photoreal_bench.py", "--dir", str(tmp_path)])
+    assert photoreal_bench.main() == 0
+    assert photoreal_bench.main() == 0
+    noted = reads(tmp_path)
+    assert [(r["mode"], r["frames"]) for r in noted] == [("uncalibrated corners given strips", 1)] * 2
+    assert "points right" in capsys.readouterr().out
