@@ -67,6 +67,8 @@ from tools.photoreal_sets import record_read  # noqa: E402
 from tools.strip_data import photoreal_label  # noqa: E402
 
 
+REPOSITORY = Path(__file__).resolve().parents[1]
+
 REFEREE_CALLS = ("identified", "asks", "asks, true play missing", "waits", "accuses", "wrong")
 """What `referee_judgement` can say of a frame, in the order the report lists them."""
 
@@ -265,7 +267,8 @@ def main() -> int:
         args.json.write_text(json.dumps(results, indent=1))
     mode = " ".join(["calibrated" if args.calibrate else "uncalibrated", "corners found" if args.locate else
                      "corners given", args.reader] + (["adapted"] if args.adapt else []))
-    record_read(args.dir, mode, len(results))  # a fresh set read once is development data from now on
+    if REPOSITORY not in args.dir.resolve().parents:  # a draw, not the committed sample
+        record_read(args.dir, mode, len(results))  # a fresh set read once is development data from now on
     return 0
 
 

@@ -112,3 +112,8 @@ def test_a_read_is_noted_beside_the_frames_it_read(tmp_path, monkeypatch, capsys
     noted = reads(tmp_path)
     assert [(r["mode"], r["frames"]) for r in noted] == [("uncalibrated corners given strips", 1)] * 2
     assert "points right" in capsys.readouterr().out
+    # the committed sample is no draw: reading it leaves the repository as it was
+    monkeypatch.setattr(photoreal_bench, "REPOSITORY", tmp_path.parent)
+    monkeypatch.setattr(sys, "argv", ["photoreal_bench.py", "--dir", str(tmp_path)])
+    assert photoreal_bench.main() == 0
+    assert len(reads(tmp_path)) == 2
