@@ -5,6 +5,8 @@ process than the flat renderer the readers learnt from.
         [--calibrate | --locate] [--json OUT]
 
 Each frame is read with the playing area's true corners (as a user gives them), moved by up to `--jitter` pixels.
+Each run notes its read in `--dir` (`READS.jsonl`, `tools/photoreal_sets.record_read`), the committed sample
+excepted: a fresh draw read once is development data from then on.
 - Without calibration: the strip reader measures the bar from the photo (`geometry.fit_bar`); the classic reader
   assumes the simulator's board.
 - With `--calibrate`: each board's frame 0 (its starting position) calibrates a profile as `companion calibrate`
@@ -50,7 +52,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPOSITORY = Path(__file__).resolve().parents[1]
+SAMPLE = REPOSITORY / "docs" / "photoreal-sample"
+"""The committed sample: no draw, so its reads are not noted (the tree stays clean)."""
+sys.path.insert(0, str(REPOSITORY))
 
 from companion.referee import Command, DiceReading, IllegalPlay, Referee, UserCommand  # noqa: E402
 from companion.referee.inference import Fit, infer_play  # noqa: E402
@@ -66,8 +71,6 @@ from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST, StripReader 
 from tools.photoreal_sets import record_read  # noqa: E402
 from tools.strip_data import photoreal_label  # noqa: E402
 
-
-REPOSITORY = Path(__file__).resolve().parents[1]
 
 REFEREE_CALLS = ("identified", "asks", "asks, true play missing", "waits", "accuses", "wrong")
 """What `referee_judgement` can say of a frame, in the order the report lists them."""
@@ -266,9 +269,14 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     mode = " ".join(["calibrated" if args.calibrate else "uncalibrated", "corners found" if args.locate else
-                     "corners given", args.reader] + (["adapted"] if args.adapt else []))
-    if REPOSITORY not in args.dir.resolve().parents:  # a draw, not the committed sample
-        record_read(args.dir, mode, len(results))  # a fresh set read once is development data from now on
+                     "corners given", args.reader] + (["adapted"] if args.adapt else []) +
+                    (["without empty looks"] if args.no_empty_looks else []) + [f"jitter {args.jitter:g}"] +
+                    ([f"limit {args.limit}"] if args.limit else []))
+    if not args.dir.resolve().is_relative_to(SAMPLE):
+        try:  # a fresh set read once is development data from now on
+            record_read(args.dir, mode, len(results))
+        except OSError as exc:
+            print(f"the read was not noted in {args.dir}: {exc}", file=sys.stderr)
     return 0
 
 

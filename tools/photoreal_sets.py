@@ -81,7 +81,7 @@ READS = "READS.jsonl"
 def record_read(folder: Path, mode: str, frames: int) -> None:
     """Notes that the frames under `folder` were read: when, by which commit of the code, how, how many frames."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parents[1],
+        commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=Path(__file__).resolve().parents[1],
                                 capture_output=True, text=True, timeout=10).stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         commit = "unknown"
@@ -92,17 +92,16 @@ def record_read(folder: Path, mode: str, frames: int) -> None:
 
 
 def reads(folder: Path) -> list[dict]:
-    """The reads noted in `folder` (`record_read`), oldest first; a line that is not JSON is skipped, not fatal."""
-    path = folder / READS
-    if not path.exists():
-        return []
+    """The reads noted in `folder` and below it (`record_read`; a set's frames lie in its split's folder, which a
+    read may have named), oldest first; a line that is not JSON is skipped, not fatal."""
     out = []
-    for text in path.read_text(encoding="utf-8").splitlines():
-        try:
-            out.append(json.loads(text))
-        except json.JSONDecodeError:
-            continue
-    return out
+    for path in sorted(folder.rglob(READS)) if folder.is_dir() else []:
+        for text in path.read_text(encoding="utf-8").splitlines():
+            try:
+                out.append(json.loads(text))
+            except json.JSONDecodeError:
+                continue
+    return sorted(out, key=lambda line: str(line.get("when", "")))
 
 
 def main(argv: list[str] | None = None) -> int:

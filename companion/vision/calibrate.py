@@ -431,9 +431,10 @@ def read_back(profile: Profile, image: np.ndarray,
               target: BoardReading | None = None) -> tuple[list[str], list[str], list[str]]:
     """The points `profile` reads from `image` with another count than `target` (the starting position by
     default) that its range does not allow, those with the right count but the other colour, and those whose best
-    guess is another count than `target`'s though its range (low..high) holds it."""
+    guess is another count than `target`'s though its range (low..high) holds it. Read with the profile's colours
+    alone: the photo they were measured on must read back by them, not by the frame's own guesses."""
     corners, _ = profile.locate(image)
-    reading = profile.board_reader(corners).read(image)
+    reading = profile.board_reader(corners, frame_colours=False).read(image)
     board = reading.to_board_reading(profile.orientation)
     start = target or BoardReading.from_position(Position.start(), 0, trays=False)
     counts, colours, doubted = [], [], []

@@ -111,15 +111,17 @@ class Profile:
                 return self.corners, f"{exc}; using the calibrated corners"
         return self.corners, None
 
-    def board_reader(self, corners: Corners):
+    def board_reader(self, corners: Corners, *, frame_colours: bool = True):
         """The reader this profile's board is read with, at `corners` (the profile's own, or where the camera
-        sees the board now): what calibration learnt (geometry, colours) is kept when the camera moves."""
+        sees the board now): what calibration learnt (geometry, colours) is kept when the camera moves.
+        `frame_colours=False`: the profile's colours alone, never the frame's own (`StripReader`)."""
         if self.reader == "strips":
             from companion.rules.layout import STANDARD
             from companion.vision.strip_reader import StripReader
 
             return StripReader(corners, self.geometry or STANDARD, trays=self.trays, colours=self.colours or None,
-                               head=self.head, empty_looks=self.empty_looks, patterned=self.patterned)
+                               head=self.head, empty_looks=self.empty_looks, patterned=self.patterned,
+                               frame_colours=frame_colours)
         from companion.vision.reader import BoardReader
 
         return BoardReader(corners, trays=self.trays)

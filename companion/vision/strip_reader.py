@@ -4,9 +4,11 @@ Each point (and each half of the bar) is cut from the camera image as a strip me
 (`companion.vision.strips`), so the network sees every board alike whatever its millimetres; it gives the
 probability of each count 0..15 and of "not a point at all". The board test is the mean of that last output over
 the 24 points: learned from strips cut where no board is, so an empty board is a board and a table is not.
-Colours are the two sets found among the first checkers of each occupied point (split by the lightest and darkest,
-or, where that names more than 15 of a set, by `checker_sets.two_sets`), or the sets the profile learnt from the
-starting position; a colour network names each stack's set beside them, and no set may read over 15
+Colours are the sets the profile learnt from the starting position, else (or where those name more than 15 of a set,
+the light having changed) the two sets found among the first checkers of each occupied point (split by the lightest
+and darkest, or, where that names more than 15 of a set, by `checker_sets.two_sets`), named as the profile names
+its sets when there is one (`named_like`); a colour network names each stack's set beside them, and no set may read
+over 15
 (`checker_sets`). The trays of a measured board are cut by its own geometry and read by the tray network
 (`companion.vision.trays`). Last, the counts and sets of all places are chosen together so that each set makes 15
 with its borne-off checkers as the trays were read (`checker_sets.counts_making_fifteen`); where a hand hides some,
@@ -25,6 +27,7 @@ the simulator's (the simulator's trays and the dice still use the plane of `comp
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -95,14 +98,17 @@ class StripReader:
 
     def __init__(self, corners: Corners, geometry: BoardGeometry = STANDARD, *, trays: str | None = None,
                  colours: dict[str, tuple[float, float, float]] | None = None, head: Head | None = None,
-                 empty_looks: EmptyLooks | None = None, patterned: bool = False, models: Path = MODELS) -> None:
+                 empty_looks: EmptyLooks | None = None, patterned: bool = False, frame_colours: bool = True,
+                 models: Path = MODELS) -> None:
         """`trays`: the trays' side, the profile's; None reads both sides of a measured board (the orientation
         picks one) or guesses the side of the simulator's board (`tray_side`).
         `colours`: each set's BGR as calibration saw it (the profile's), tried first; None finds them per image.
         `head`: the network's last layer as calibration adapted it to this board (`companion.vision.adapt`).
         `empty_looks`: what this board's points look like empty (`companion.vision.empty_looks`).
         `patterned`: the board's pattern looked like something over a point on the calibration photo
-        (`calibrate.looks_patterned`): only a plainer hand makes it busy (`covered_points`)."""
+        (`calibrate.looks_patterned`): only a plainer hand makes it busy (`covered_points`).
+        `frame_colours`: with `colours`, whether this frame's own two sets are tried after them when they name more
+        than 15 of a set (False: the profile's colours alone, as calibration checks that they read its photo back)."""
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
         self.patterned = patterned
         self.plane = Plane.from_corners(corners)
@@ -118,6 +124,7 @@ class StripReader:
         self.known_colours = None if not colours else {
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
             for name, bgr in colours.items()}
+        self.frame_colours = frame_colours
         self.empty_looks = empty_looks
         self._look_points, self._look_hidden = np.zeros(0, int), np.zeros((0, 0))
         if empty_looks is not None and len(empty_looks):
@@ -211,15 +218,17 @@ class StripReader:
         is_point = 1.0 - p[:, NOT_A_POINT]  # a strip unlike any point: whatever it reads is unsure
         samples = checker_colours(strips, dists, self.geometry)
         sure = empty_sureness(likeness)  # a match near the line overruling the network is a guess, not a fact
-        # the two sets' colours: the profile's first, then two guesses from this frame, each tried only when those
-        # before it name more than 15 checkers of a set (the second splits better past glare and mirroring metal,
-        # worse on plain boards). A profile's colours go stale as the light changes; a guess then keeps the
-        # profile's word on which set is which.
+        # the two sets' colours: the profile's first, then this frame's by `two_colours`, then by `two_sets`, each
+        # tried only when those before it name more than 15 checkers of a set (`two_sets` splits better past glare
+        # and mirroring metal, worse on plain boards). A profile's colours go stale as the light changes; a guess
+        # then keeps the profile's word on which set is which.
         guesses = [lambda: two_colours(list(samples.values())),
                    lambda: two_sets(list(samples.values()), LIGHTNESS_WEIGHT)]
         if self.known_colours:
             known = self.known_colours
-            guesses = [lambda: known] + [lambda guess=guess: named_like(guess(), known) for guess in guesses]
+            seen = list(samples.values())
+            guesses = [lambda: known] + ([lambda guess=guess: named_like(guess(), known, seen) for guess in guesses]
+                                         if self.frame_colours else [])
         best = None
         for guess in guesses:
             centres = guess()
@@ -350,16 +359,20 @@ def colour_input(strips: np.ndarray, which: np.ndarray, light_lab: np.ndarray, d
     return out
 
 
-def named_like(centres: dict[str, np.ndarray], known: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """`centres` named the other way round when that puts each nearer the `known` set of its name (Lab, lightness
-    weighed as in `_set_distances`): a guess made by lightness alone may call a profile's light set dark."""
-    w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
-
-    def apart(a: np.ndarray, b: np.ndarray) -> float:
-        return float(np.linalg.norm((a - b) * w))
-
-    kept = apart(centres["light"], known["light"]) + apart(centres["dark"], known["dark"])
-    swapped = apart(centres["light"], known["dark"]) + apart(centres["dark"], known["light"])
+def named_like(centres: dict[str, np.ndarray], known: dict[str, np.ndarray],
+               samples: Sequence[np.ndarray] = ()) -> dict[str, np.ndarray]:
+    """`centres` named the other way round when that puts the pair nearer the `known` sets of their names (Lab,
+    lightness weighed as in `_set_distances`): a guess made by lightness alone may call a profile's light set dark.
+    When no sample (`samples`, the checkers' colours the guess was made from) lies nearer one centre than the
+    other, the guess saw one set only and made the other up (`one_set_colours`): the set it saw is named alone,
+    by the nearer known set."""
+    seen = {name: 0 for name in centres}
+    for sample in samples:
+        d_light, d_dark = _set_distances(sample, centres)
+        seen["light" if d_light <= d_dark else "dark"] += 1
+    names = [name for name, count in seen.items() if count] if len(samples) else ["light", "dark"]
+    kept = sum(_set_distances(centres[name], known)[name == "dark"] for name in names)
+    swapped = sum(_set_distances(centres[name], known)[name == "light"] for name in names)
     return centres if kept <= swapped else {"light": centres["dark"], "dark": centres["light"]}
 
 

@@ -94,3 +94,7 @@ def test_list_says_which_sets_were_read_and_a_read_fresh_set_is_no_longer_fresh(
     assert "read 2 times" in lines[fresh.name] and "no longer fresh" in lines[fresh.name]
     assert "read once" in lines[developed.name] and "no longer fresh" not in lines[developed.name]
     assert not any(" read " in lines[name] for name, s in photoreal_sets.SETS.items() if s not in (fresh, developed))
+    # a read that named the split's folder (where the frames lie) counts for its set
+    (tmp_path / fresh.name / fresh.split).mkdir()
+    photoreal_sets.record_read(tmp_path / fresh.name / fresh.split, "calibrated corners found strips", 30)
+    assert len(photoreal_sets.reads(tmp_path / fresh.name)) == 3

@@ -1,6 +1,7 @@
 """The photoreal benchmark's referee measure: a frame of a real match's play is judged by the referee's inference
 from the position before and the dice, and a reading that shows another position is never called identified."""
 
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,10 +111,38 @@ def test_a_read_is_noted_beside_the_frames_it_read(tmp_path, monkeypatch, capsys
     assert photoreal_bench.main() == 0
     assert photoreal_bench.main() == 0
     noted = reads(tmp_path)
-    assert [(r["mode"], r["frames"]) for r in noted] == [("uncalibrated corners given strips", 1)] * 2
+    assert [(r["mode"], r["frames"]) for r in noted] == [("uncalibrated corners given strips jitter 2", 1)] * 2
     assert "points right" in capsys.readouterr().out
     # the committed sample is no draw: reading it leaves the repository as it was
-    monkeypatch.setattr(photoreal_bench, "REPOSITORY", tmp_path.parent)
-    monkeypatch.setattr(sys, "argv", ["photoreal_bench.py", "--dir", str(tmp_path)])
+    monkeypatch.setattr(photoreal_bench, "SAMPLE", tmp_path)
     assert photoreal_bench.main() == 0
     assert len(reads(tmp_path)) == 2
+    # a folder the bench cannot write in: the results stand, the read is said not noted
+    monkeypatch.setattr(photoreal_bench, "SAMPLE", tmp_path / "elsewhere")
+    monkeypatch.setattr(photoreal_bench, "record_read", lambda *a: (_ for _ in ()).throw(PermissionError("read-only")))
+    assert photoreal_bench.main() == 0
+    assert "was not noted" in capsys.readouterr().err
+
+
+def test_calibration_parts_reads_the_same_frames_with_every_variant(tmp_path, monkeypatch, capsys):
+    """`benchmarks/calibration_parts.py` on a set of one board: its start calibrates, and a later frame (here the
+    same photo again) is read by every variant; each reads the start it was calibrated on nearly right."""
+    import shutil
+
+    import calibration_parts
+
+    sample = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
+    board = tmp_path / "one-board"
+    board.mkdir()
+    shutil.copy(sample / "train-00010-00.jpg", board)
+    shutil.copy(sample / "train-00010-00.json", board)
+    label = json.loads((sample / "train-00010-00.json").read_text())
+    shutil.copy(sample / "train-00010-00.jpg", board / "train-00010-01.jpg")
+    (board / "train-00010-01.json").write_text(json.dumps({**label, "frame_index": 1}))
+    monkeypatch.setattr(sys, "argv", ["calibration_parts.py", "--root", str(tmp_path), "one-board"])
+    assert calibration_parts.main() == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("all")]
+    assert len(rows) == 8
+    for row in rows:
+        right = float(row.split("points right")[1].split("%")[0])
+        assert right >= 90.0, row

@@ -98,23 +98,44 @@ def test_strip_reader_reads_the_starting_position():
 def test_a_profile_whose_colours_went_stale_gives_way_to_the_frames_own():
     """A profile whose light set was learnt under a dim lamp (near the dark set's colour) reads more than 15 dark
     checkers on a well-lit start: the frame's own two sets are then tried, named as the profile names them.
-    Before session 36 the profile's colours were the only ones tried, and two stacks of five swapped sets."""
+    Before session 36 the profile's colours were the only ones tried, and two stacks of five swapped sets; they
+    still are where asked (`frame_colours=False`, as calibration reads its own photo back)."""
     image, corners = _render(Position.start())
     fresh = StripReader(corners, trays="right").read(image)
     dark = np.array(fresh.colours["dark"])
     stale = {"light": tuple(dark * 1.2 + 5), "dark": tuple(dark)}
+    as_seen = [(p.colour, p.count) for p in fresh.points]
     reading = StripReader(corners, trays="right", colours=stale).read(image)
-    assert [(p.colour, p.count) for p in reading.points] == [(p.colour, p.count) for p in fresh.points]
+    assert [(p.colour, p.count) for p in reading.points] == as_seen
+    alone = StripReader(corners, trays="right", colours=stale, frame_colours=False).read(image)
+    assert [(p.colour, p.count) for p in alone.points] != as_seen
+
+
+def test_a_profile_that_calls_the_lighter_set_dark_keeps_its_names_when_its_colours_go_stale():
+    """Both of the profile's colours near the dark set, the lighter of them called dark (player 0's set, say): the
+    frame's own guess, named by lightness, is renamed so that the set the profile calls dark is still dark."""
+    image, corners = _render(Position.start())
+    fresh = StripReader(corners, trays="right").read(image)
+    dark = np.array(fresh.colours["dark"])
+    stale = {"light": tuple(dark), "dark": tuple(dark + 3)}
+    other = {"light": "dark", "dark": "light"}
+    reading = StripReader(corners, trays="right", colours=stale).read(image)
+    assert [(p.colour, p.count) for p in reading.points] == [(other.get(p.colour), p.count) for p in fresh.points]
 
 
 def test_a_guess_is_named_as_the_profile_names_its_sets():
     """A guess names its sets by lightness; a profile may call the lighter set dark (player 0's, say, under the
-    calibration photo's light): the guess takes the profile's names, by the nearer pairing."""
+    calibration photo's light): the guess takes the profile's names, the pairing nearer both. A guess that saw one
+    set only (no sample nearer the other centre), and made the other up far off, is named by the set it saw."""
     known = {"light": np.array([90.0, 150, 140]), "dark": np.array([120.0, 110, 115])}  # 'light' is the darker
     guess = {"light": np.array([170.0, 112, 118]), "dark": np.array([100.0, 155, 138])}
     named = named_like(guess, known)
     assert named["light"] is guess["dark"] and named["dark"] is guess["light"]
-    assert named_like(named, known) == named
+    assert named_like(named, known) is named
+    known = {"light": np.array([200.0, 128, 128]), "dark": np.array([100.0, 128, 128])}
+    one_set = {"light": np.array([120.0, 128, 128]), "dark": np.array([20.0, 128, 128])}  # the dark set, seen pale
+    assert named_like(one_set, known, [one_set["light"] + 2])["dark"] is one_set["light"]
+    assert named_like(one_set, known)["light"] is one_set["light"]  # both centres counted, the made-up one decides
 
 
 def test_each_strip_is_read_as_cut_and_mirrored_and_the_answers_averaged():

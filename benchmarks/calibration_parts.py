@@ -1,0 +1,102 @@
+"""What each part of a calibrated profile is worth on path-traced boards: the same frames read uncalibrated, with
+the whole profile, and with one part of it dropped at a time.
+
+    python benchmarks/calibration_parts.py --root /work/data/photoreal heldout13 heldout-mosaic10 [...]
+
+Each board is calibrated on its frame 0 (the starting position, corners given, moved by up to `--jitter` pixels);
+its later frames are read by every variant at the same jittered corners. Boards whose start does not calibrate
+are left out, so every variant reads the same frames. Figures: points right and frames fully right, per set and in
+all (`photoreal_bench.judge`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPOSITORY))
+sys.path.insert(0, str(REPOSITORY / "benchmarks"))
+
+from photoreal_bench import _jitter, judge  # noqa: E402
+
+from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
+from companion.vision.geometry import fit_bar  # noqa: E402
+from companion.vision.strip_reader import StripReader  # noqa: E402
+from tools.strip_data import photoreal_label  # noqa: E402
+
+
+def variants(profile, corners, image):
+    """(name, reader) for each way of reading this frame: the profile's parts dropped one at a time."""
+    g, p = profile.geometry, profile
+    yield "uncalibrated", StripReader(corners, fit_bar(image, corners))
+    yield "whole profile", p.board_reader(corners)
+    yield "profile's colours alone", p.board_reader(corners, frame_colours=False)
+    yield "without its colours", StripReader(corners, g, trays=p.trays, empty_looks=p.empty_looks,
+                                             patterned=p.patterned)
+    yield "without empty looks", StripReader(corners, g, trays=p.trays, colours=p.colours, patterned=p.patterned)
+    yield "without patterned", StripReader(corners, g, trays=p.trays, colours=p.colours, empty_looks=p.empty_looks)
+    yield "frame's bar fit for geometry", StripReader(corners, fit_bar(image, corners), trays=p.trays,
+                                                      colours=p.colours, empty_looks=p.empty_looks,
+                                                      patterned=p.patterned)
+    yield "measured geometry alone", StripReader(corners, g, trays=p.trays)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sets", nargs="+", help="set folders under --root")
+    parser.add_argument("--root", type=Path, required=True)
+    parser.add_argument("--jitter", type=float, default=2.0)
+    args = parser.parse_args()
+    total: dict[str, list[int]] = {}
+    for name in args.sets:
+        rng = np.random.default_rng(7)
+        files = sorted(p for p in (args.root / name).rglob("*.jpg") if p.with_suffix(".json").exists())
+        labels = {f: json.loads(f.with_suffix(".json").read_text()) for f in files}
+        profiles = {}
+        for f in files:
+            label = labels[f]
+            if label.get("frame_index") != 0:
+                continue
+            corners, _, orient, _, _ = photoreal_label(label)
+            try:
+                profiles[label["board_id"]] = calibrate(cv2.imread(str(f)), corners=_jitter(corners, rng, args.jitter),
+                                                        markers=False, player0=orient.player0_colour).profile
+            except CalibrationError as exc:
+                print(f"{name}: board {label['board_id']} does not calibrate ({exc}); left out", flush=True)
+        per: dict[str, list[int]] = {}
+        for f in files:
+            label = labels[f]
+            profile = profiles.get(label["board_id"])
+            if label.get("frame_index") == 0 or profile is None:
+                continue
+            truth, _, orient, _, _ = photoreal_label(label)
+            corners = _jitter(truth, rng, args.jitter)
+            image = cv2.imread(str(f))
+            for variant, reader in variants(profile, corners, image):
+                result = judge(reader.read(image), orient, label)
+                row = per.setdefault(variant, [0, 0, 0, 0])
+                row[0] += result["points_right"]
+                row[1] += result["points_seen"]
+                row[2] += result["full"]
+                row[3] += 1
+        for variant, row in per.items():
+            print(f"{name:18} {variant:30} points right {100 * row[0] / max(row[1], 1):6.2f} % of {row[1]:5}  "
+                  f"fully right {row[2]:3} of {row[3]}", flush=True)
+            t = total.setdefault(variant, [0, 0, 0, 0])
+            for k in range(4):
+                t[k] += row[k]
+    print()
+    for variant, row in total.items():
+        print(f"{'all':18} {variant:30} points right {100 * row[0] / max(row[1], 1):6.2f} % of {row[1]:5}  "
+              f"fully right {row[2]:3} of {row[3]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
