@@ -45,6 +45,9 @@ def variants(profile, corners, image):
                                                       colours=p.colours, empty_looks=p.empty_looks,
                                                       patterned=p.patterned)
     yield "measured geometry alone", StripReader(corners, g, trays=p.trays)
+    yield "profile, bar fitted per frame", StripReader(corners, fit_bar(image, corners, base=g), trays=p.trays,
+                                                       colours=p.colours, empty_looks=p.empty_looks,
+                                                       patterned=p.patterned)
 
 
 def main() -> int:

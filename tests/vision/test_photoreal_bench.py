@@ -142,7 +142,7 @@ def test_calibration_parts_reads_the_same_frames_with_every_variant(tmp_path, mo
     monkeypatch.setattr(sys, "argv", ["calibration_parts.py", "--root", str(tmp_path), "one-board"])
     assert calibration_parts.main() == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("all")]
-    assert len(rows) == 8
+    assert len(rows) == 9
     for row in rows:
         right = float(row.split("points right")[1].split("%")[0])
         assert right >= 90.0, row
