@@ -69,10 +69,10 @@ SETS = {s.name: s for s in (
     PhotorealSet("heldout-mosaic15", "heldout", 178, 6, "development", "session 34's fresh draw"),
     PhotorealSet("heldout19", "heldout", 1006, 6, "development", "session 35's fresh draw"),
     PhotorealSet("heldout-mosaic16", "heldout", 184, 6, "development", "session 35's fresh draw"),
-    PhotorealSet("heldout20", "heldout", 1012, 6, "fresh", "the next fresh draw"),
-    PhotorealSet("heldout-mosaic17", "heldout", 190, 6, "fresh", "the next fresh draw"),
-    PhotorealSet("heldout21", "heldout", 1018, 6, "fresh", "the draw after it (named in session 36)"),
-    PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "fresh", "the draw after it (named in session 36)"),
+    PhotorealSet("heldout20", "heldout", 1012, 6, "development", "session 36's fresh draw"),
+    PhotorealSet("heldout-mosaic17", "heldout", 190, 6, "development", "session 36's fresh draw"),
+    PhotorealSet("heldout21", "heldout", 1018, 6, "fresh", "the next fresh draw (named in session 36)"),
+    PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "fresh", "the next fresh draw (named in session 36)"),
 )}
 
 
