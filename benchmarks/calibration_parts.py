@@ -1,12 +1,13 @@
 """What each part of a calibrated profile is worth on path-traced boards: the same frames read uncalibrated, with
 the whole profile, and with one part of it dropped at a time.
 
-    python benchmarks/calibration_parts.py --root /work/data/photoreal heldout13 heldout-mosaic10 [...]
+    python benchmarks/calibration_parts.py --root data/photoreal heldout13 heldout-mosaic10 [...]
 
 Each board is calibrated on its frame 0 (the starting position, corners given, moved by up to `--jitter` pixels);
-its later frames are read by every variant at the same jittered corners. Boards whose start does not calibrate
-are left out, so every variant reads the same frames. Figures: points right and frames fully right, per set and in
-all (`photoreal_bench.judge`).
+its later frames are read by every variant at the same jittered corners, drawn as `photoreal_bench.py --calibrate`
+draws them (so "whole profile" is its figure). Boards whose start does not calibrate are left out, so every
+variant reads the same frames. Figures: points right and frames fully right, per set and in all
+(`photoreal_bench.judge`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -32,22 +34,25 @@ from tools.strip_data import photoreal_label  # noqa: E402
 
 
 def variants(profile, corners, image):
-    """(name, reader) for each way of reading this frame: the profile's parts dropped one at a time."""
-    g, p = profile.geometry, profile
-    yield "uncalibrated", StripReader(corners, fit_bar(image, corners))
-    yield "whole profile", p.board_reader(corners)
-    yield "profile's colours alone", p.board_reader(corners, frame_colours=False)
-    yield "without its colours", StripReader(corners, g, trays=p.trays, empty_looks=p.empty_looks,
-                                             patterned=p.patterned)
-    yield "without empty looks", StripReader(corners, g, trays=p.trays, colours=p.colours, patterned=p.patterned)
-    yield "without patterned", StripReader(corners, g, trays=p.trays, colours=p.colours, empty_looks=p.empty_looks)
-    yield "frame's bar fit for geometry", StripReader(corners, fit_bar(image, corners), trays=p.trays,
-                                                      colours=p.colours, empty_looks=p.empty_looks,
-                                                      patterned=p.patterned)
-    yield "measured geometry alone", StripReader(corners, g, trays=p.trays)
-    yield "profile, bar fitted per frame", StripReader(corners, fit_bar(image, corners, base=g), trays=p.trays,
-                                                       colours=p.colours, empty_looks=p.empty_looks,
-                                                       patterned=p.patterned)
+    """(name, reader) for each way of reading this frame: the profile's parts dropped one at a time, each reader
+    built by the profile itself (`Profile.board_reader`), so that every part not dropped is kept."""
+    bar_fit = fit_bar(image, corners)
+    yield "uncalibrated", StripReader(corners, bar_fit)
+    yield "whole profile", profile.board_reader(corners)
+    yield "profile's colours alone", profile.board_reader(corners, frame_colours=False)
+    yield "without its colours", replace(profile, colours={}).board_reader(corners)
+    yield "without empty looks", replace(profile, empty_looks=None).board_reader(corners)
+    yield "without patterned", replace(profile, patterned=False).board_reader(corners)
+    yield "frame's bar fit for geometry", replace(profile, geometry=bar_fit).board_reader(corners)
+    yield "measured geometry alone", replace(profile, colours={}, empty_looks=None, patterned=False,
+                                             head=None).board_reader(corners)
+    refit = fit_bar(image, corners, base=profile.geometry)  # the profile's checkers and points, this frame's bar
+    yield "profile, bar fitted per frame", replace(profile, geometry=refit).board_reader(corners)
+
+
+def _line(name: str, variant: str, row: list[int]) -> str:
+    return (f"{name:18} {variant:30} points right {100 * row[0] / max(row[1], 1):6.2f} % of {row[1]:5}  "
+            f"fully right {row[2]:3} of {row[3]}")
 
 
 def main() -> int:
@@ -58,7 +63,7 @@ def main() -> int:
     args = parser.parse_args()
     total: dict[str, list[int]] = {}
     for name in args.sets:
-        rng = np.random.default_rng(7)
+        rng = np.random.default_rng(7)  # per set, as photoreal_bench.py is run once a set
         files = sorted(p for p in (args.root / name).rglob("*.jpg") if p.with_suffix(".json").exists())
         labels = {f: json.loads(f.with_suffix(".json").read_text()) for f in files}
         profiles = {}
@@ -76,10 +81,12 @@ def main() -> int:
         for f in files:
             label = labels[f]
             profile = profiles.get(label["board_id"])
-            if label.get("frame_index") == 0 or profile is None:
+            if label.get("frame_index") == 0:
                 continue
             truth, _, orient, _, _ = photoreal_label(label)
-            corners = _jitter(truth, rng, args.jitter)
+            corners = _jitter(truth, rng, args.jitter)  # drawn for a left-out board too, as photoreal_bench does
+            if profile is None:
+                continue
             image = cv2.imread(str(f))
             for variant, reader in variants(profile, corners, image):
                 result = judge(reader.read(image), orient, label)
@@ -89,15 +96,13 @@ def main() -> int:
                 row[2] += result["full"]
                 row[3] += 1
         for variant, row in per.items():
-            print(f"{name:18} {variant:30} points right {100 * row[0] / max(row[1], 1):6.2f} % of {row[1]:5}  "
-                  f"fully right {row[2]:3} of {row[3]}", flush=True)
+            print(_line(name, variant, row), flush=True)
             t = total.setdefault(variant, [0, 0, 0, 0])
             for k in range(4):
                 t[k] += row[k]
     print()
     for variant, row in total.items():
-        print(f"{'all':18} {variant:30} points right {100 * row[0] / max(row[1], 1):6.2f} % of {row[1]:5}  "
-              f"fully right {row[2]:3} of {row[3]}")
+        print(_line("all", variant, row))
     return 0
 
 
