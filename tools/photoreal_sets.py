@@ -95,14 +95,16 @@ def record_read(folder: Path, mode: str, frames: int) -> None:
 
 def reads(folder: Path) -> list[dict]:
     """The reads noted in `folder` and below it (`record_read`; a set's frames lie in its split's folder, which a
-    read may have named), oldest first; a line that is not JSON is skipped, not fatal."""
+    read may have named), oldest first; a line that is not a JSON object is skipped, not fatal."""
     out = []
     for path in sorted(folder.rglob(READS)) if folder.is_dir() else []:
         for text in path.read_text(encoding="utf-8").splitlines():
             try:
-                out.append(json.loads(text))
+                line = json.loads(text)
             except json.JSONDecodeError:
                 continue
+            if isinstance(line, dict):
+                out.append(line)
     return sorted(out, key=lambda line: str(line.get("when", "")))
 
 

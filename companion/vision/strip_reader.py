@@ -8,8 +8,7 @@ Colours are the sets the profile learnt from the starting position, else (or whe
 the light having changed) the two sets found among the first checkers of each occupied point (split by the lightest
 and darkest, or, where that names more than 15 of a set, by `checker_sets.two_sets`), named as the profile names
 its sets when there is one (`named_like`); a colour network names each stack's set beside them, and no set may read
-over 15
-(`checker_sets`). The trays of a measured board are cut by its own geometry and read by the tray network
+over 15 (`checker_sets`). The trays of a measured board are cut by its own geometry and read by the tray network
 (`companion.vision.trays`). Last, the counts and sets of all places are chosen together so that each set makes 15
 with its borne-off checkers as the trays were read (`checker_sets.counts_making_fifteen`); where a hand hides some,
 so that the checkers not seen are borne off or under the hand (`hidden_or_off`), and no set reads over 15.

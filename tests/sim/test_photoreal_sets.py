@@ -86,7 +86,7 @@ def test_list_says_which_sets_were_read_and_a_read_fresh_set_is_no_longer_fresh(
         (tmp_path / s.name).mkdir()
         photoreal_sets.record_read(tmp_path / s.name, "uncalibrated corners given strips", 30)
     with open(tmp_path / fresh.name / photoreal_sets.READS, "a") as out:
-        out.write("half a line, the machine stopped\n")  # a torn line is skipped, not fatal
+        out.write("half a line, the machine stopped\n5\n")  # a torn line, or JSON but no read, is skipped
     photoreal_sets.record_read(tmp_path / fresh.name, "calibrated corners given strips", 25)
     assert [r["frames"] for r in photoreal_sets.reads(tmp_path / fresh.name)] == [30, 25]
     assert photoreal_sets.main(["list", "--root", str(tmp_path)]) == 0
