@@ -42,11 +42,14 @@ class PhotorealSet:
     boards: int
     role: str
     note: str
+    steady: bool = False
+    """Every frame by frame 0's camera and lamps (`frame_spec`'s `steady`): boards of another set seen as at a club."""
 
     def command(self, root: Path, blender_python: str) -> list[str]:
         return [sys.executable, "-m", "companion.sim.photoreal", "--split", self.split, "--first", str(self.first),
                 "--boards", str(self.boards), "--frames", str(FRAMES), "--out", str(root / self.name),
-                "--size", SIZE, "--samples", str(SAMPLES), "--blender-python", blender_python]
+                "--size", SIZE, "--samples", str(SAMPLES), "--blender-python", blender_python] + (
+                    ["--steady"] if self.steady else [])
 
     def frames_dir(self, root: Path) -> Path:
         """Where the frames land (the generator adds the split's folder)."""
@@ -71,6 +74,10 @@ SETS = {s.name: s for s in (
     PhotorealSet("heldout-mosaic16", "heldout", 184, 6, "development", "session 35's fresh draw"),
     PhotorealSet("heldout20", "heldout", 1012, 6, "development", "session 36's fresh draw"),
     PhotorealSet("heldout-mosaic17", "heldout", 190, 6, "development", "session 36's fresh draw"),
+    PhotorealSet("heldout13-steady", "heldout", 68, 6, "development",
+                 "heldout13's boards and positions, every frame by its start's camera and lamps", steady=True),
+    PhotorealSet("heldout-mosaic10-steady", "heldout", 148, 6, "development",
+                 "heldout-mosaic10's boards and positions, every frame by its start's camera and lamps", steady=True),
     PhotorealSet("heldout21", "heldout", 1018, 6, "fresh", "the next fresh draw (named in session 36)"),
     PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "fresh", "the next fresh draw (named in session 36)"),
 )}

@@ -56,6 +56,21 @@ def test_frames_hold_fifteen_checkers_each_and_frame_zero_is_the_start():
             assert on_points + frame["bar"][player] + frame["off"][player] == 15
 
 
+def test_a_steady_board_sees_every_frame_by_its_start_s_camera_and_lamps():
+    """`steady`: frames after the start keep the start's camera, lamps and table, and are otherwise the frames
+    they are without it (positions, hands, noise); the start itself is the same either way."""
+    board = board_spec("heldout", 68)
+    start = frame_spec(board, 0)
+    assert frame_spec(board, 0, steady=True) == start
+    for k in range(1, 6):
+        moving, steady = frame_spec(board, k), frame_spec(board, k, steady=True)
+        assert {key: steady[key] for key in ("camera", "lights", "table")} == \
+            {key: start[key] for key in ("camera", "lights", "table")}
+        assert {key: value for key, value in steady.items() if key not in ("camera", "lights", "table")} == \
+            {key: value for key, value in moving.items() if key not in ("camera", "lights", "table")}
+        assert moving["camera"] != start["camera"]
+
+
 def test_a_point_s_ground_lies_where_the_reader_looks_for_that_point():
     """The label's idea of where point p lies (and so which points a hand hides) agrees with the reader's
     `Orientation` for player 0 at the bottom, with his home board on either side."""

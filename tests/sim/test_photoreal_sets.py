@@ -17,11 +17,16 @@ def boards(s):
     return {(s.split, b) for b in range(s.first, s.first + s.boards)}
 
 
+def rendered(s):
+    """What a set renders: its boards, and whether as steady (the same boards seen otherwise are other frames)."""
+    return {(split, b, s.steady) for split, b in boards(s)}
+
+
 def test_no_two_sets_share_a_board_and_fresh_draws_are_unread():
     sets = list(photoreal_sets.SETS.values())
     for i, a in enumerate(sets):
         for b in sets[i + 1:]:
-            assert not boards(a) & boards(b), (a.name, b.name)
+            assert not rendered(a) & rendered(b), (a.name, b.name)
     fresh = [s for s in sets if s.role == "fresh"]
     assert fresh and all(s.split == "heldout" for s in fresh)
     # past every board drawn before, listed here or not: the first three designs from 1000, the mosaic past the last
@@ -45,6 +50,9 @@ def test_render_runs_what_the_generator_takes(tmp_path, capsys):
     assert render_main(command[3:]) == 1
     assert "cannot run Blender's Python" in capsys.readouterr().err
     assert photoreal_sets.SETS["heldout17"].frames_dir(tmp_path).is_dir()
+    steady = photoreal_sets.SETS["heldout13-steady"].command(tmp_path, str(tmp_path / "no-blender"))
+    assert steady[-1] == "--steady" and "--steady" not in command
+    assert render_main(steady[3:]) == 1  # the generator takes it
 
 
 def test_list_names_every_set(capsys):

@@ -1,7 +1,7 @@
 """Render photoreal boards: specs drawn here, path-traced by Blender in its own Python, developed here.
 
     python -m companion.sim.photoreal --split heldout --boards 12 --frames 8 --out DIR
-        [--first 0] [--size 1280x720] [--samples 16] [--blender-python PATH] [--keep-raw]
+        [--first 0] [--size 1280x720] [--samples 16] [--blender-python PATH] [--keep-raw] [--steady]
 
 Blender's Python is `--blender-python`, else `$COMPANION_BLENDER_PYTHON`, else `python3`: an environment with
 `pip install bpy==4.5.15` (it pins its own NumPy, so keep it apart from the companion's). Rendering resumes where a
@@ -53,12 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=_positive, default=16)
     parser.add_argument("--blender-python", default=os.environ.get("COMPANION_BLENDER_PYTHON", "python3"))
     parser.add_argument("--keep-raw", action="store_true", help="keep the 16-bit renders before camera effects")
+    parser.add_argument("--steady", action="store_true",
+                        help="every frame by frame 0's camera and lamps (a camera mounted once, as at a club)")
     args = parser.parse_args(argv)
     out = args.out / args.split
     out.mkdir(parents=True, exist_ok=True)
     for number in range(args.first, args.first + args.boards):
         board = board_spec(args.split, number)
-        frames = [frame_spec(board, k) for k in range(args.frames)]
+        frames = [frame_spec(board, k, steady=args.steady) for k in range(args.frames)]
         todo = [f for f in frames if not (out / f"{board['board_id']}-{f['frame_index']:02d}.json").exists()]
         if todo:
             job = {"out": str(out), "width": args.size[0], "height": args.size[1], "samples": args.samples,

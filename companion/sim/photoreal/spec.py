@@ -377,9 +377,14 @@ def _tall_stacks(rng: np.random.Generator) -> tuple[Position, int]:
         return random_position(rng)
 
 
-def frame_spec(board: dict[str, Any], frame: int) -> dict[str, Any]:
+def frame_spec(board: dict[str, Any], frame: int, steady: bool = False) -> dict[str, Any]:
     """Frame `frame` of a board: the position, how it is stacked, the camera, lights, props and effects.
-    Frame 0 is the starting position, taken as a user takes a calibration photo (no hand, modest tilt)."""
+    Frame 0 is the starting position, taken as a user takes a calibration photo (no hand, modest tilt).
+    `steady`: every frame seen by frame 0's camera, under its lamps, on its table, as at a club where the camera is
+    mounted once and calibrated; the rest of each frame (position, hand, webcam noise) as without."""
+    if steady and frame > 0:
+        first = frame_spec(board, 0)
+        return frame_spec(board, frame) | {key: first[key] for key in ("camera", "lights", "table")}
     number = int(board["board_id"].rsplit("-", 1)[1])
     rng = np.random.default_rng([SEED_BASE[board["split"]] + number, 2, frame])
     if frame == 0:
