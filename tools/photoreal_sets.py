@@ -80,6 +80,8 @@ SETS = {s.name: s for s in (
                  "heldout-mosaic10's boards and positions, every frame by its start's camera and lamps", steady=True),
     PhotorealSet("heldout21", "heldout", 1018, 6, "fresh", "the next fresh draw (named in session 36)"),
     PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "fresh", "the next fresh draw (named in session 36)"),
+    PhotorealSet("heldout21-steady", "heldout", 1018, 6, "fresh", "the next fresh draw, steady", steady=True),
+    PhotorealSet("heldout-mosaic18-steady", "heldout", 196, 6, "fresh", "the next fresh draw, steady", steady=True),
 )}
 
 
