@@ -4,9 +4,9 @@ the whole profile, and with one part of it dropped at a time.
     python benchmarks/calibration_parts.py --root data/photoreal heldout13 heldout-mosaic10 [...]
 
 Each board is calibrated on its frame 0 (the starting position, corners given, moved by up to `--jitter` pixels);
-its later frames are read by every variant at the same jittered corners, drawn as `photoreal_bench.py --calibrate`
-draws them (so "whole profile" is its figure). Boards whose start does not calibrate are left out, so every
-variant reads the same frames. Figures: points right and frames fully right, per set and in all
+its later frames are read by every variant at the same jittered corners, calibrated and drawn by
+`photoreal_bench.py --calibrate`'s own functions (so "whole profile" is its figure). Boards whose start does not
+calibrate are left out, so every variant reads the same frames. Figures: points right and frames fully right, per set and in all
 (`photoreal_bench.judge`).
 """
 
@@ -25,12 +25,10 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY))
 sys.path.insert(0, str(REPOSITORY / "benchmarks"))
 
-from photoreal_bench import _jitter, judge  # noqa: E402
+from photoreal_bench import judge, jittered_frames, start_profiles  # noqa: E402
 
-from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.geometry import fit_bar  # noqa: E402
 from companion.vision.strip_reader import StripReader  # noqa: E402
-from tools.strip_data import photoreal_label  # noqa: E402
 
 
 def variants(profile, corners, image):
@@ -66,28 +64,14 @@ def main() -> int:
         rng = np.random.default_rng(7)  # per set, as photoreal_bench.py is run once a set
         files = sorted(p for p in (args.root / name).rglob("*.jpg") if p.with_suffix(".json").exists())
         labels = {f: json.loads(f.with_suffix(".json").read_text()) for f in files}
-        profiles = {}
-        for f in files:
-            label = labels[f]
-            if label.get("frame_index") != 0:
-                continue
-            corners, _, orient, _, _ = photoreal_label(label)
-            try:
-                profiles[label["board_id"]] = calibrate(cv2.imread(str(f)), corners=_jitter(corners, rng, args.jitter),
-                                                        markers=False, player0=orient.player0_colour).profile
-            except CalibrationError as exc:
-                print(f"{name}: board {label['board_id']} does not calibrate ({exc}); left out", flush=True)
+        # the bench's own calibration and corner draws, so that "whole profile" is its figure
+        profiles = start_profiles(files, labels, rng, args.jitter)
         per: dict[str, list[int]] = {}
-        for f in files:
-            label = labels[f]
+        for path, label, _, orient, corners in jittered_frames(files, labels, rng, args.jitter, True):
             profile = profiles.get(label["board_id"])
-            if label.get("frame_index") == 0:
-                continue
-            truth, _, orient, _, _ = photoreal_label(label)
-            corners = _jitter(truth, rng, args.jitter)  # drawn for a left-out board too, as photoreal_bench does
             if profile is None:
                 continue
-            image = cv2.imread(str(f))
+            image = cv2.imread(str(path))
             for variant, reader in variants(profile, corners, image):
                 result = judge(reader.read(image), orient, label)
                 row = per.setdefault(variant, [0, 0, 0, 0])

@@ -47,6 +47,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -66,6 +67,8 @@ from companion.sim.render import Scene  # noqa: E402
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.geometry import fit_bar  # noqa: E402
 from companion.vision.locate import BoardNotFound, playing_area  # noqa: E402
+from companion.vision.orientation import Orientation  # noqa: E402
+from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.reader import BoardReader  # noqa: E402
 from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST, StripReader  # noqa: E402
 from tools.photoreal_sets import record_read  # noqa: E402
@@ -199,38 +202,11 @@ def main() -> int:
     if args.limit:
         files = files[:args.limit]
     labels = {p: json.loads(p.with_suffix(".json").read_text()) for p in files}
-    profiles: dict = {}
-    if args.calibrate:
-        for path in files:
-            label = labels[path]
-            if label.get("frame_index") != 0:
-                continue
-            corners, geometry, orient, _, _ = photoreal_label(label)
-            image = cv2.imread(str(path))
-            try:
-                result = calibrate(image, corners=_jitter(corners, rng, args.jitter), markers=False,
-                                   reader=args.reader, player0=orient.player0_colour, adapt=args.adapt,
-                                   learn_empty=not args.no_empty_looks)
-                profiles[label["board_id"]] = result.profile
-                g = result.profile.geometry
-                if g is not None:
-                    print(f"board {label['board_id']} ({label['style']}): bar {g.bar_width:.1f} mm of "
-                          f"{g.play_width:.0f} ({100 * g.bar_width / g.play_width:.2f} %), true "
-                          f"{100 * geometry.bar_width / geometry.play_width:.2f} %; checkers "
-                          f"{g.checker / g.point_width:.3f} of a point's width, true "
-                          f"{geometry.checker / geometry.point_width:.3f}; points {g.point_length / g.play_height:.3f}"
-                          f" of the height, true {geometry.point_length / geometry.play_height:.3f}", flush=True)
-            except CalibrationError as exc:
-                profiles[label["board_id"]] = None
-                print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)
+    profiles = (start_profiles(files, labels, rng, args.jitter, reader=args.reader, adapt=args.adapt,
+                               learn_empty=not args.no_empty_looks) if args.calibrate else {})
     plays = plays_reaching()
     results, times, corner_errors, not_found = [], [], [], 0
-    for path in files:
-        label = labels[path]
-        if args.calibrate and label.get("frame_index") == 0:
-            continue
-        truth, geometry, orient, _, _ = photoreal_label(label)
-        corners = _jitter(truth, rng, args.jitter)
+    for path, label, truth, orient, corners in jittered_frames(files, labels, rng, args.jitter, args.calibrate):
         image = cv2.imread(str(path))
         if args.locate:
             try:
@@ -278,6 +254,49 @@ def main() -> int:
         except OSError as exc:
             print(f"the read was not noted in {args.dir}: {exc}", file=sys.stderr)
     return 0
+
+
+def start_profiles(files: list[Path], labels: dict, rng: np.random.Generator, jitter: float,
+                   **how) -> dict[str, Profile | None]:
+    """Each board calibrated on its frame 0 (its starting position) at the true corners moved by up to `jitter` px,
+    by board id; None where calibration refuses. `how`: `calibrate`'s options. Says what each board measured, or
+    why it refused. Draws from `rng` in file order, before `jittered_frames` does."""
+    profiles: dict[str, Profile | None] = {}
+    for path in files:
+        label = labels[path]
+        if label.get("frame_index") != 0:
+            continue
+        corners, geometry, orient, _, _ = photoreal_label(label)
+        try:
+            profile = calibrate(cv2.imread(str(path)), corners=_jitter(corners, rng, jitter), markers=False,
+                                player0=orient.player0_colour, **how).profile
+        except CalibrationError as exc:
+            profiles[label["board_id"]] = None
+            print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)
+            continue
+        profiles[label["board_id"]] = profile
+        g = profile.geometry
+        if g is not None:
+            print(f"board {label['board_id']} ({label['style']}): bar {g.bar_width:.1f} mm of "
+                  f"{g.play_width:.0f} ({100 * g.bar_width / g.play_width:.2f} %), true "
+                  f"{100 * geometry.bar_width / geometry.play_width:.2f} %; checkers "
+                  f"{g.checker / g.point_width:.3f} of a point's width, true "
+                  f"{geometry.checker / geometry.point_width:.3f}; points {g.point_length / g.play_height:.3f}"
+                  f" of the height, true {geometry.point_length / geometry.play_height:.3f}", flush=True)
+    return profiles
+
+
+def jittered_frames(files: list[Path], labels: dict, rng: np.random.Generator, jitter: float,
+                    after_starts: bool) -> Iterator[tuple[Path, dict, tuple, Orientation, tuple]]:
+    """The frames to read (with `after_starts`, those after each board's start), each with its label, true corners,
+    orientation and the corners moved by up to `jitter` px: one draw a frame in file order, so that every reader of
+    a set (`calibration_parts.py` too) meets the same corners."""
+    for path in files:
+        label = labels[path]
+        if after_starts and label.get("frame_index") == 0:
+            continue
+        truth, _, orient, _, _ = photoreal_label(label)
+        yield path, label, truth, orient, _jitter(truth, rng, jitter)
 
 
 def _jitter(corners, rng, amount):

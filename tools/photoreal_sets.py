@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                 said = f"  read {times}, first {done[0]['when']} ({done[0]['commit']})" if done else ""
                 if done and s.role == "fresh":
                     said += ": read already, no longer fresh"
-            print(f"{s.name:18} {s.split:8} boards {s.first}-{last}  {s.role:12} {s.note}{said}")
+            print(f"{s.name:24} {s.split:8} boards {s.first}-{last}  {s.role:12} {s.note}{said}")
         return 0
     unknown = [name for name in args.names if name not in SETS]
     if unknown:

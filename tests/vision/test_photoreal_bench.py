@@ -118,7 +118,10 @@ def test_a_read_is_noted_beside_the_frames_it_read(tmp_path, monkeypatch, capsys
     assert len(reads(tmp_path)) == 2
     # a folder the bench cannot write in: the results stand, the read is said not noted
     monkeypatch.setattr(photoreal_bench, "SAMPLE", tmp_path / "elsewhere")
-    monkeypatch.setattr(photoreal_bench, "record_read", lambda *a: (_ for _ in ()).throw(PermissionError("read-only")))
+    def read_only(*_):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(photoreal_bench, "record_read", read_only)
     assert photoreal_bench.main() == 0
     assert "was not noted" in capsys.readouterr().err
 
@@ -143,7 +146,7 @@ def test_calibration_parts_reads_the_same_frames_with_every_variant(tmp_path, mo
     monkeypatch.setattr(sys, "argv", ["calibration_parts.py", "--root", str(tmp_path), "two-boards"])
     assert calibration_parts.main() == 0
     out = capsys.readouterr().out
-    assert "board heldout-00002 does not calibrate" in out
+    assert any(line.startswith("board heldout-00002 ") and "calibration failed" in line for line in out.splitlines())
     rows = [line for line in out.splitlines() if line.startswith("all")]
     names = [name for name, _ in calibration_parts.variants(*_one_variant_input(sample))]
     assert [row.split("points right")[0].split(None, 1)[1].strip() for row in rows] == names
