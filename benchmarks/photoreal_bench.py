@@ -2,7 +2,7 @@
 process than the flat renderer the readers learnt from.
 
     python benchmarks/photoreal_bench.py --dir /work/data/photoreal/heldout [--reader strips|classic]
-        [--calibrate | --locate] [--json OUT]
+        [--calibrate [--mounted] [--confirm] | --locate] [--json OUT]
 
 Each frame is read with the playing area's true corners (as a user gives them), moved by up to `--jitter` pixels.
 Each run notes its read in `--dir` (`READS.jsonl`, `tools/photoreal_sets.record_read`), the committed sample
@@ -12,6 +12,10 @@ excepted: a fresh draw read once is development data from then on.
 - With `--calibrate`: each board's frame 0 (its starting position) calibrates a profile as `companion calibrate`
   does (geometry and colours); the board's other frames are read through it, at their own corners (the camera
   moved). Frame 0 itself is then not counted.
+  - `--mounted`: the later frames are read at the profile's own corners, as `companion read --profile` does
+    without `--corners`: a camera mounted once (the steady sets, `tools/photoreal_sets.py`: one camera a board).
+  - `--confirm`: a board's frames are read in order, and each frame whose play the referee identifies teaches the
+    profile what it shows (`Profile.confirmed`, as `BoardWatcher.confirm` does during play) before the next.
 - With `--locate`: no corners are given; the playing area is found from the picture (`locate.playing_area`: the
   keypoint network's guess and the outline's, weighed by the strip network), as `companion read` does without
   `--corners`. How far the found corners are from the true ones is printed; a frame where none is found is refused.
@@ -60,7 +64,7 @@ sys.path.insert(0, str(REPOSITORY))
 
 from companion.referee import Command, DiceReading, IllegalPlay, Referee, UserCommand  # noqa: E402
 from companion.referee.inference import Fit, infer_play  # noqa: E402
-from companion.referee.observations import CONFIDENT  # noqa: E402
+from companion.referee.observations import CONFIDENT, BoardReading  # noqa: E402
 from companion.rules import MatchState, Position, Roll  # noqa: E402
 from companion.sim.photoreal.spec import match_plays  # noqa: E402
 from companion.sim.render import Scene  # noqa: E402
@@ -149,6 +153,12 @@ def label_position(label: dict) -> tuple[str, int]:
     return scene.position(mover).position_id(), mover
 
 
+def true_board(label: dict) -> BoardReading:
+    """The frame's position, read exactly: what the referee accepts when it identifies the play."""
+    after, mover = label_position(label)
+    return BoardReading.from_position(Position.from_position_id(after), mover)
+
+
 def referee_judgement(reading, orient, label, plays) -> str | None:
     """What the referee makes of the reading, for a frame showing a real match's play (None: no such play known, or
     a busy reading, which the live path does not hand on)."""
@@ -191,12 +201,16 @@ def main() -> int:
     parser.add_argument("--adapt", action="store_true", help="calibrate adapting the strip network's last layer")
     parser.add_argument("--no-empty-looks", action="store_true",
                         help="calibrate without learning the empty points' looks (as before session 23)")
+    parser.add_argument("--mounted", action="store_true",
+                        help="read the later frames at the profile's corners (one camera a board: steady sets)")
+    parser.add_argument("--confirm", action="store_true",
+                        help="learn from each frame whose play the referee identifies, before the next")
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--json", type=Path, help="write every frame's result here")
     parser.add_argument("--limit", type=int, default=0)
     args = parser.parse_args()
-    if (args.adapt or args.no_empty_looks) and not args.calibrate:
-        parser.error("--adapt and --no-empty-looks go with --calibrate")
+    if (args.adapt or args.no_empty_looks or args.mounted or args.confirm) and not args.calibrate:
+        parser.error("--adapt, --no-empty-looks, --mounted and --confirm go with --calibrate")
     rng = np.random.default_rng(7)
     files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
     if args.limit:
@@ -220,7 +234,7 @@ def main() -> int:
         calibrated = False
         if args.calibrate and profiles.get(label["board_id"]) is not None:
             profile = profiles[label["board_id"]]
-            reader = profile.board_reader(corners)
+            reader = profile.board_reader(profile.corners if args.mounted else corners)
             calibrated = True
         elif args.reader == "classic":
             reader = BoardReader(corners)
@@ -231,9 +245,14 @@ def main() -> int:
         times.append((ready - start, time.perf_counter() - ready, dict(reading.timings)))
         out = judge(reading, orient, label)
         tilt = float(label["pose"].get("tilt", 0))
+        referee = referee_judgement(reading, orient, label, plays)
         out.update(name=path.name, style=label.get("style"), tilt=tilt, hand=bool(label.get("hand")),
-                   calibrated=calibrated, busy=reading.busy is not None,
-                   referee=referee_judgement(reading, orient, label, plays))
+                   calibrated=calibrated, busy=reading.busy is not None, referee=referee)
+        if args.confirm and calibrated and referee == "identified":
+            learnt = profile.confirmed(image, reader, reading, true_board(label))
+            out["taught"] = learnt is not None
+            if learnt is not None:
+                profiles[label["board_id"]] = learnt
         results.append(out)
     report(results, args, times)
     if args.locate:
@@ -245,7 +264,8 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     mode = " ".join(["calibrated" if args.calibrate else "uncalibrated", "corners found" if args.locate else
-                     "corners given", args.reader] + (["adapted"] if args.adapt else []) +
+                     "corners given", args.reader] + (["mounted"] if args.mounted else []) +
+                    (["confirmed"] if args.confirm else []) + (["adapted"] if args.adapt else []) +
                     (["without empty looks"] if args.no_empty_looks else []) + [f"jitter {args.jitter:g}"] +
                     ([f"limit {args.limit}"] if args.limit else []))
     if not args.dir.resolve().is_relative_to(SAMPLE):
@@ -319,7 +339,12 @@ def report(results: list[dict], args, times) -> None:
 
     mode = ("calibrated" + (", last layer adapted" if args.adapt else "")) if args.calibrate else "uncalibrated"
     mode += ", corners found" if args.locate else ", corners given"
+    mode += ", mounted" if args.mounted else ""
+    mode += ", confirmed positions learnt" if args.confirm else ""
     print(f"\n{args.reader} reader, {mode}, {args.dir}")
+    if args.confirm:
+        print(f"frames that taught their profile: {sum(bool(r.get('taught')) for r in results)} of "
+              f"{sum(r.get('referee') == 'identified' and r['calibrated'] for r in results)} identified")
     line("all", results)
     line("without a hand", [r for r in results if not r["hand"]])
     line("with a hand", [r for r in results if r["hand"]])

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import tomllib
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -110,6 +110,33 @@ class Profile:
             except BoardNotFound as exc:
                 return self.corners, f"{exc}; using the calibrated corners"
         return self.corners, None
+
+    def confirmed(self, image: np.ndarray, reader, settled, accepted) -> Profile | None:
+        """This profile with what a confirmed position shows learnt from the frame it was read on, or None when it
+        shows nothing to learn. `reader` read `image` as `settled` (an `ImageReading`); the referee then took the
+        position `accepted` (a `BoardReading`, a play it accepted). When `settled` agrees with it on every point
+        read surely, the look of each point that both leave empty, and that the reading was sure of, is learnt
+        (`companion.vision.empty_looks`): the profile's looks come from one photo, and the light and the camera
+        change over a match. Only sure empty points: the referee matches the sure points alone, so a point it took
+        as made may have read an unsure 0."""
+        from companion.referee.observations import CONFIDENT
+        from companion.vision.strip_reader import StripReader
+
+        if self.reader != "strips" or not isinstance(reader, StripReader):
+            return None
+        seen = settled.to_board_reading(self.orientation).points
+        if any(read.confidence >= CONFIDENT and (read.owner, read.count) != (taken.owner, taken.count)
+               for read, taken in zip(seen, accepted.points)):
+            return None  # the board has moved on since (or the referee took another reading): nothing to learn
+        empty = []
+        for slot in range(24):
+            point = self.orientation.point_of_slot(slot) - 1
+            read, taken = seen[point], accepted.points[point]
+            empty.append(taken.count == 0 and read.count == 0 and read.high <= 0 and read.confidence >= CONFIDENT)
+        if not any(empty):
+            return None
+        looks = (self.empty_looks or EmptyLooks.none()).learnt(image, reader.corners, reader.geometry, empty)
+        return replace(self, empty_looks=looks)
 
     def board_reader(self, corners: Corners, *, frame_colours: bool = True):
         """The reader this profile's board is read with, at `corners` (the profile's own, or where the camera

@@ -17,10 +17,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from companion.referee.observations import CONFIDENT, BoardReading, CubeReading, DiceReading, Observation
+from companion.referee.observations import BoardReading, CubeReading, DiceReading, Observation
 from companion.vision.camera import Camera
 from companion.vision.dice import DiceReader, Found
-from companion.vision.empty_looks import EmptyLooks
 from companion.vision.motion import StillnessGate
 from companion.vision.profile import Profile
 from companion.vision.reader import BoardReader, ImageReading
@@ -103,29 +102,16 @@ class BoardWatcher:
         return out + self._look_at_dice(image, time, rectified)
 
     def confirm(self, accepted: BoardReading) -> bool:
-        """The referee took the position `accepted` (a play it accepted). When the board last settled as a reading
-        that agrees with it on every point read surely, the look of each point that both leave empty, and that the
-        reading was sure of, is learnt from that frame (`companion.vision.empty_looks`), for the rest of the
-        session: the profile's looks come from one photo, and the light and the camera change over a match. Only
-        sure empty points: the referee matches the sure points alone, so a point it took as made may have read an
-        unsure 0. True when something was learnt."""
+        """The referee took the position `accepted` (a play it accepted): what the frame the board last settled
+        on shows of it is learnt for the rest of the session (`Profile.confirmed`). True when something was
+        learnt."""
         reader, image, reading = self._reader, self._settled_image, self._reading
-        if not isinstance(reader, StripReader) or reading is None or image is None or self.profile.reader != "strips":
+        if reader is None or reading is None or image is None:
             return False
-        orientation = self.profile.orientation
-        settled = reading.to_board_reading(orientation).points
-        if any(seen.confidence >= CONFIDENT and (seen.owner, seen.count) != (taken.owner, taken.count)
-               for seen, taken in zip(settled, accepted.points)):
-            return False  # the board has moved on since (or the referee took another reading): nothing to learn
-        empty = []
-        for slot in range(24):
-            point = orientation.point_of_slot(slot) - 1
-            seen, taken = settled[point], accepted.points[point]
-            empty.append(taken.count == 0 and seen.count == 0 and seen.high <= 0 and seen.confidence >= CONFIDENT)
-        if not any(empty):
+        learnt = self.profile.confirmed(image, reader, reading, accepted)
+        if learnt is None:
             return False
-        looks = (self.profile.empty_looks or EmptyLooks.none()).learnt(image, reader.corners, reader.geometry, empty)
-        self.profile = replace(self.profile, empty_looks=looks)
+        self.profile = learnt
         self._reader = self.profile.board_reader(reader.corners)
         return True
 

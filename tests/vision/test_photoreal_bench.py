@@ -168,3 +168,61 @@ def _one_variant_input(sample: Path):
     image = cv2.imread(str(sample / "train-00010-00.jpg"))
     profile = calibrate(image, corners=corners, markers=False, player0=orient.player0_colour).profile
     return profile, corners, image
+
+
+def _one_board(tmp_path: Path, later: list[dict]) -> Path:
+    """A board's folder: its start (the sample's starting position) and later frames of the same photo, each
+    label changed by the dict given for it."""
+    sample = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
+    start = json.loads((sample / "train-00010-00.json").read_text())
+    board = tmp_path / "board"
+    board.mkdir()
+    for k, change in enumerate([{}] + later):
+        shutil.copy(sample / "train-00010-00.jpg", board / f"train-00010-0{k}.jpg")
+        (board / f"train-00010-0{k}.json").write_text(json.dumps({**start, "frame_index": k, **change}))
+    return board
+
+
+def test_mounted_reads_later_frames_at_the_profiles_corners(tmp_path, monkeypatch):
+    """`--mounted`: a camera mounted once, so a later frame is read where calibration saw the board, whatever
+    corners that frame's label would give it (here 40 px off, where the frame reads badly)."""
+    sample = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
+    corners = json.loads((sample / "train-00010-00.json").read_text())["corners"]
+    board = _one_board(tmp_path, [{"corners": [[x + 40, y] for x, y in corners]}])
+    right = {}
+    for mounted in (False, True):
+        out = tmp_path / f"{mounted}.json"
+        monkeypatch.setattr(sys, "argv", ["photoreal_bench.py", "--dir", str(board), "--calibrate", "--json",
+                                          str(out)] + (["--mounted"] if mounted else []))
+        assert photoreal_bench.main() == 0
+        [frame] = json.loads(out.read_text())
+        assert frame["calibrated"]
+        right[mounted] = frame["points_right"] / frame["points_seen"]
+    assert right[True] >= 0.9 > right[False]
+
+
+def test_confirmed_frames_teach_the_profile_the_next_frame_is_read_by(tmp_path, monkeypatch, capsys):
+    """`--confirm`: a frame whose play the referee identifies teaches its board's profile (`Profile.confirmed`)
+    before the board's next frame is read; a frame it does not identify teaches nothing."""
+    from companion.vision.profile import Profile
+
+    board = _one_board(tmp_path, [{}, {}, {}])
+    said = iter(["identified", "waits", "identified"])
+    monkeypatch.setattr(photoreal_bench, "referee_judgement", lambda *_: next(said))
+    newest = []
+    board_reader = Profile.board_reader
+
+    def watched(self, corners, **how):
+        looks = self.empty_looks
+        newest.append(int(looks.known[:, 1].sum()) if looks is not None else 0)
+        return board_reader(self, corners, **how)
+
+    monkeypatch.setattr(Profile, "board_reader", watched)
+    out = tmp_path / "out.json"
+    monkeypatch.setattr(sys, "argv", ["photoreal_bench.py", "--dir", str(board), "--calibrate", "--confirm",
+                                      "--json", str(out)])
+    assert photoreal_bench.main() == 0
+    assert [frame.get("taught") for frame in json.loads(out.read_text())] == [True, None, True]
+    assert "frames that taught their profile: 2 of 2 identified" in capsys.readouterr().out
+    later = newest[-3:]  # the three later frames' readers (calibration built its own before them)
+    assert later[0] == 0 < later[1] == later[2]  # the first read with the start's looks alone, then one taught
