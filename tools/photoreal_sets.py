@@ -90,6 +90,11 @@ SETS = {s.name: s for s in (
     PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "fresh", "the next fresh draw (named in session 36)"),
     PhotorealSet("heldout21-steady", "heldout", 1018, 6, "fresh", "the next fresh draw, steady", steady=True),
     PhotorealSet("heldout-mosaic18-steady", "heldout", 196, 6, "fresh", "the next fresh draw, steady", steady=True),
+    PhotorealSet("heldout22", "heldout", 1024, 6, "fresh", "the draw after the next (named in session 37)"),
+    PhotorealSet("heldout-mosaic19", "heldout", 202, 6, "fresh", "the draw after the next (named in session 37)"),
+    PhotorealSet("heldout22-steady", "heldout", 1024, 6, "fresh", "the draw after the next, steady", steady=True),
+    PhotorealSet("heldout-mosaic19-steady", "heldout", 202, 6, "fresh", "the draw after the next, steady",
+                 steady=True),
 )}
 
 
