@@ -211,6 +211,8 @@ def main() -> int:
     args = parser.parse_args()
     if (args.adapt or args.no_empty_looks or args.mounted or args.confirm) and not args.calibrate:
         parser.error("--adapt, --no-empty-looks, --mounted and --confirm go with --calibrate")
+    if args.mounted and args.locate:
+        parser.error("--mounted reads at the profile's corners: it does not go with --locate")
     rng = np.random.default_rng(7)
     files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
     if args.limit:
@@ -264,7 +266,7 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     mode = " ".join(["calibrated" if args.calibrate else "uncalibrated", "corners found" if args.locate else
-                     "corners given", args.reader] + (["mounted"] if args.mounted else []) +
+                     "profile's corners" if args.mounted else "corners given", args.reader] +
                     (["confirmed"] if args.confirm else []) + (["adapted"] if args.adapt else []) +
                     (["without empty looks"] if args.no_empty_looks else []) + [f"jitter {args.jitter:g}"] +
                     ([f"limit {args.limit}"] if args.limit else []))
@@ -338,8 +340,7 @@ def report(results: list[dict], args, times) -> None:
               f"(under {BOARD_LEAST} board confidence: {unsure})")
 
     mode = ("calibrated" + (", last layer adapted" if args.adapt else "")) if args.calibrate else "uncalibrated"
-    mode += ", corners found" if args.locate else ", corners given"
-    mode += ", mounted" if args.mounted else ""
+    mode += ", corners found" if args.locate else ", the profile's corners (mounted)" if args.mounted else ", corners given"
     mode += ", confirmed positions learnt" if args.confirm else ""
     print(f"\n{args.reader} reader, {mode}, {args.dir}")
     if args.confirm:

@@ -13,7 +13,7 @@ it (the dice are read again on the still frames after the settle until they do, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 

@@ -209,12 +209,11 @@ def test_confirmed_frames_teach_the_profile_the_next_frame_is_read_by(tmp_path, 
     board = _one_board(tmp_path, [{}, {}, {}])
     said = iter(["identified", "waits", "identified"])
     monkeypatch.setattr(photoreal_bench, "referee_judgement", lambda *_: next(said))
-    newest = []
+    looks_read_by = []
     board_reader = Profile.board_reader
 
     def watched(self, corners, **how):
-        looks = self.empty_looks
-        newest.append(int(looks.known[:, 1].sum()) if looks is not None else 0)
+        looks_read_by.append(self.empty_looks)
         return board_reader(self, corners, **how)
 
     monkeypatch.setattr(Profile, "board_reader", watched)
@@ -224,5 +223,18 @@ def test_confirmed_frames_teach_the_profile_the_next_frame_is_read_by(tmp_path, 
     assert photoreal_bench.main() == 0
     assert [frame.get("taught") for frame in json.loads(out.read_text())] == [True, None, True]
     assert "frames that taught their profile: 2 of 2 identified" in capsys.readouterr().out
-    later = newest[-3:]  # the three later frames' readers (calibration built its own before them)
-    assert later[0] == 0 < later[1] == later[2]  # the first read with the start's looks alone, then one taught
+    first, second, third = looks_read_by[-3:]  # the three later frames' readers (calibration built its own before)
+    assert not first.known[:, 1].any() and second.known[:, 1].any()  # the start's looks alone, then one taught
+    assert third is second  # the frame the referee did not identify taught nothing
+
+
+def test_the_true_board_is_the_labels_position_from_player_0s_side():
+    """What the referee accepts when it identifies a frame's play: each point's owner and count as the label has
+    them (player 0's numbering), whichever player moved."""
+    _, labels = _plays_and_labels(24)
+    assert {trace.player for _, trace in labels} == {0, 1}
+    for label, _ in labels:
+        board = photoreal_bench.true_board(label)
+        assert [(p.owner, p.count) if p.count else (-1, 0) for p in board.points] == [tuple(p) for p in
+                                                                                      label["points"]]
+        assert [half.count for half in board.bar] == list(label["bar"])
