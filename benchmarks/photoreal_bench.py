@@ -340,7 +340,8 @@ def report(results: list[dict], args, times) -> None:
               f"(under {BOARD_LEAST} board confidence: {unsure})")
 
     mode = ("calibrated" + (", last layer adapted" if args.adapt else "")) if args.calibrate else "uncalibrated"
-    mode += ", corners found" if args.locate else ", the profile's corners (mounted)" if args.mounted else ", corners given"
+    mode += (", corners found" if args.locate else ", the profile's corners (mounted)" if args.mounted
+             else ", corners given")
     mode += ", confirmed positions learnt" if args.confirm else ""
     print(f"\n{args.reader} reader, {mode}, {args.dir}")
     if args.confirm:

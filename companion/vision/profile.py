@@ -32,6 +32,7 @@ import tomllib
 import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -42,6 +43,11 @@ from companion.vision.empty_looks import EmptyLooks, EmptyLooksError
 from companion.vision.markers import MarkerFrame, MarkersNotFound
 from companion.vision.orientation import Orientation
 from companion.vision.plane import Corners
+
+if TYPE_CHECKING:
+    from companion.referee.observations import BoardReading
+    from companion.vision.reader import BoardReader, ImageReading
+    from companion.vision.strip_reader import StripReader
 
 LOCALISATIONS = ("markers", "corners", "auto")
 READERS = ("strips", "classic")
@@ -111,7 +117,8 @@ class Profile:
                 return self.corners, f"{exc}; using the calibrated corners"
         return self.corners, None
 
-    def confirmed(self, image: np.ndarray, reader, settled, accepted) -> Profile | None:
+    def confirmed(self, image: np.ndarray, reader: StripReader | BoardReader, settled: ImageReading,
+                  accepted: BoardReading) -> Profile | None:
         """This profile with what a confirmed position shows learnt from the frame it was read on, or None when it
         shows nothing to learn. `reader` read `image` as `settled` (an `ImageReading`); the referee then took the
         position `accepted` (a `BoardReading`, a play it accepted). When `settled` agrees with it on every point
