@@ -6,8 +6,8 @@ the whole profile, and with one part of it dropped at a time.
 Each board is calibrated on its frame 0 (the starting position, corners given, moved by up to `--jitter` pixels);
 its later frames are read by every variant at the same jittered corners, calibrated and drawn by
 `photoreal_bench.py --calibrate`'s own functions (so "whole profile" is its figure). Boards whose start does not
-calibrate are left out, so every variant reads the same frames. Figures: points right and frames fully right, per set and in all
-(`photoreal_bench.judge`).
+calibrate are left out, so every variant reads the same frames. Figures: points right and frames fully right, per
+set and in all (`photoreal_bench.judge`).
 """
 
 from __future__ import annotations

@@ -265,11 +265,7 @@ def main() -> int:
               f"corners found in none of {not_found} frames")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
-    mode = " ".join(["calibrated" if args.calibrate else "uncalibrated", "corners found" if args.locate else
-                     "profile's corners" if args.mounted else "corners given", args.reader] +
-                    (["confirmed"] if args.confirm else []) + (["adapted"] if args.adapt else []) +
-                    (["without empty looks"] if args.no_empty_looks else []) + [f"jitter {args.jitter:g}"] +
-                    ([f"limit {args.limit}"] if args.limit else []))
+    mode = " ".join(how_read(args) + [f"jitter {args.jitter:g}"] + ([f"limit {args.limit}"] if args.limit else []))
     if not args.dir.resolve().is_relative_to(SAMPLE):
         try:  # a fresh set read once is development data from now on
             record_read(args.dir, mode, len(results))
@@ -321,6 +317,14 @@ def jittered_frames(files: list[Path], labels: dict, rng: np.random.Generator, j
         yield path, label, truth, orient, _jitter(truth, rng, jitter)
 
 
+def how_read(args) -> list[str]:
+    """How this run read its frames, word by word: the report's heading and the read log's mode."""
+    return (["calibrated" if args.calibrate else "uncalibrated",
+             "corners found" if args.locate else "profile's corners" if args.mounted else "corners given", args.reader]
+            + (["confirmed"] if args.confirm else []) + (["adapted"] if args.adapt else [])
+            + (["without empty looks"] if args.no_empty_looks else []))
+
+
 def _jitter(corners, rng, amount):
     return tuple((x + rng.uniform(-amount, amount), y + rng.uniform(-amount, amount)) for x, y in corners)
 
@@ -339,11 +343,7 @@ def report(results: list[dict], args, times) -> None:
               f"{100 * sum(r['bar_right'] for r in rows) / len(rows):5.1f} %  refused {refused} "
               f"(under {BOARD_LEAST} board confidence: {unsure})")
 
-    mode = ("calibrated" + (", last layer adapted" if args.adapt else "")) if args.calibrate else "uncalibrated"
-    mode += (", corners found" if args.locate else ", the profile's corners (mounted)" if args.mounted
-             else ", corners given")
-    mode += ", confirmed positions learnt" if args.confirm else ""
-    print(f"\n{args.reader} reader, {mode}, {args.dir}")
+    print(f"\n{args.reader} reader, {', '.join(w for w in how_read(args) if w != args.reader)}, {args.dir}")
     if args.confirm:
         print(f"frames that taught their profile: {sum(bool(r.get('taught')) for r in results)} of "
               f"{sum(r.get('referee') == 'identified' and r['calibrated'] for r in results)} identified")

@@ -27,7 +27,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -56,7 +56,7 @@ class PhotorealSet:
         return root / self.name / self.split
 
 
-SETS = {s.name: s for s in (
+AS_DRAWN = (
     PhotorealSet("heldout6", "heldout", 32, 6, "development", "session 32's timing set (photoreal_bench.py)"),
     PhotorealSet("heldout13", "heldout", 68, 6, "development", "session 29's fresh draw"),
     PhotorealSet("heldout-mosaic10", "heldout", 148, 6, "development", "session 29's fresh draw"),
@@ -74,42 +74,27 @@ SETS = {s.name: s for s in (
     PhotorealSet("heldout-mosaic16", "heldout", 184, 6, "development", "session 35's fresh draw"),
     PhotorealSet("heldout20", "heldout", 1012, 6, "development", "session 36's fresh draw"),
     PhotorealSet("heldout-mosaic17", "heldout", 190, 6, "development", "session 36's fresh draw"),
-    PhotorealSet("heldout13-steady", "heldout", 68, 6, "development",
-                 "heldout13's boards and positions, every frame by its start's camera and lamps", steady=True),
-    PhotorealSet("heldout-mosaic10-steady", "heldout", 148, 6, "development",
-                 "heldout-mosaic10's boards and positions, every frame by its start's camera and lamps", steady=True),
-    PhotorealSet("heldout19-steady", "heldout", 1006, 6, "development",
-                 "heldout19's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout20-steady", "heldout", 1012, 6, "development",
-                 "heldout20's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout-mosaic16-steady", "heldout", 184, 6, "development",
-                 "heldout-mosaic16's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout-mosaic17-steady", "heldout", 190, 6, "development",
-                 "heldout-mosaic17's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout14-steady", "heldout", 74, 6, "development",
-                 "heldout14's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout15-steady", "heldout", 80, 6, "development",
-                 "heldout15's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout16-steady", "heldout", 86, 6, "development",
-                 "heldout16's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout-mosaic11-steady", "heldout", 154, 6, "development",
-                 "heldout-mosaic11's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout-mosaic12-steady", "heldout", 160, 6, "development",
-                 "heldout-mosaic12's boards and positions, steady (named in session 37)", steady=True),
-    PhotorealSet("heldout-mosaic13-steady", "heldout", 166, 6, "development",
-                 "heldout-mosaic13's boards and positions, steady (named in session 37)", steady=True),
     PhotorealSet("heldout21", "heldout", 1018, 6, "development", "session 37's fresh draw (named in session 36)"),
     PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "development", "session 37's fresh draw (named in session 36)"),
-    PhotorealSet("heldout21-steady", "heldout", 1018, 6, "development", "session 37's fresh draw, steady",
-                 steady=True),
-    PhotorealSet("heldout-mosaic18-steady", "heldout", 196, 6, "development", "session 37's fresh draw, steady",
-                 steady=True),
     PhotorealSet("heldout22", "heldout", 1024, 6, "fresh", "the next fresh draw (named in session 37)"),
     PhotorealSet("heldout-mosaic19", "heldout", 202, 6, "fresh", "the next fresh draw (named in session 37)"),
-    PhotorealSet("heldout22-steady", "heldout", 1024, 6, "fresh", "the next fresh draw, steady", steady=True),
-    PhotorealSet("heldout-mosaic19-steady", "heldout", 202, 6, "fresh", "the next fresh draw, steady",
-                 steady=True),
-)}
+)
+"""Sets as the generator draws them: each frame by its own camera and lamps."""
+
+
+def steady_twin(of: PhotorealSet) -> PhotorealSet:
+    """The same boards and positions rendered steady (every frame by its start's camera and lamps), with the
+    role of the set it twins: a draw and its twin are read, and become development data, together."""
+    return replace(of, name=f"{of.name}-steady", note=f"{of.note}, steady", steady=True)
+
+
+STEADY_TWINS = ("heldout13", "heldout-mosaic10", "heldout19", "heldout20", "heldout-mosaic16", "heldout-mosaic17",
+                "heldout14", "heldout15", "heldout16", "heldout-mosaic11", "heldout-mosaic12", "heldout-mosaic13",
+                "heldout21", "heldout-mosaic18", "heldout22", "heldout-mosaic19")
+"""The sets also rendered steady, in the order they were named."""
+
+SETS = {s.name: s for s in AS_DRAWN + tuple(steady_twin(next(a for a in AS_DRAWN if a.name == name))
+                                             for name in STEADY_TWINS)}
 
 
 READS = "READS.jsonl"
