@@ -205,12 +205,14 @@ def main() -> int:
                         help="read the later frames at the profile's corners (one camera a board: steady sets)")
     parser.add_argument("--confirm", action="store_true",
                         help="learn from each frame whose play the referee identifies, before the next")
+    parser.add_argument("--trust", action="store_true",
+                        help="calibrate as a user vouching for the start would (`calibrate --trust-position`)")
     parser.add_argument("--jitter", type=float, default=2.0)
     parser.add_argument("--json", type=Path, help="write every frame's result here")
     parser.add_argument("--limit", type=int, default=0)
     args = parser.parse_args()
-    if (args.adapt or args.no_empty_looks or args.mounted or args.confirm) and not args.calibrate:
-        parser.error("--adapt, --no-empty-looks, --mounted and --confirm go with --calibrate")
+    if (args.adapt or args.no_empty_looks or args.mounted or args.confirm or args.trust) and not args.calibrate:
+        parser.error("--adapt, --no-empty-looks, --mounted, --confirm and --trust go with --calibrate")
     if args.mounted and args.locate:
         parser.error("--mounted reads at the profile's corners: it does not go with --locate")
     rng = np.random.default_rng(7)
@@ -219,7 +221,7 @@ def main() -> int:
         files = files[:args.limit]
     labels = {p: json.loads(p.with_suffix(".json").read_text()) for p in files}
     profiles = (start_profiles(files, labels, rng, args.jitter, reader=args.reader, adapt=args.adapt,
-                               learn_empty=not args.no_empty_looks) if args.calibrate else {})
+                               learn_empty=not args.no_empty_looks, trust=args.trust) if args.calibrate else {})
     plays = plays_reaching()
     results, times, corner_errors, not_found = [], [], [], 0
     for path, label, truth, orient, corners in jittered_frames(files, labels, rng, args.jitter, args.calibrate):
@@ -286,13 +288,16 @@ def start_profiles(files: list[Path], labels: dict, rng: np.random.Generator, ji
             continue
         corners, geometry, orient, _, _ = photoreal_label(label)
         try:
-            profile = calibrate(cv2.imread(str(path)), corners=_jitter(corners, rng, jitter), markers=False,
-                                player0=orient.player0_colour, **how).profile
+            calibration = calibrate(cv2.imread(str(path)), corners=_jitter(corners, rng, jitter), markers=False,
+                                    player0=orient.player0_colour, **how)
+            profile = calibration.profile
         except CalibrationError as exc:
             profiles[label["board_id"]] = None
             print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)
             continue
         profiles[label["board_id"]] = profile
+        if how.get("trust") and calibration.warning:
+            print(f"board {label['board_id']} ({label['style']}): {calibration.warning}", flush=True)
         g = profile.geometry
         if g is not None:
             print(f"board {label['board_id']} ({label['style']}): bar {g.bar_width:.1f} mm of "
@@ -321,7 +326,8 @@ def how_read(args) -> list[str]:
     """How this run read its frames, word by word: the report's heading and the read log's mode."""
     return (["calibrated" if args.calibrate else "uncalibrated",
              "corners found" if args.locate else "profile's corners" if args.mounted else "corners given", args.reader]
-            + (["confirmed"] if args.confirm else []) + (["adapted"] if args.adapt else [])
+            + (["confirmed"] if args.confirm else []) + (["trusted"] if args.trust else [])
+            + (["adapted"] if args.adapt else [])
             + (["without empty looks"] if args.no_empty_looks else []))
 
 

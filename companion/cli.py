@@ -703,7 +703,7 @@ def _calibration_frame(args: argparse.Namespace):
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from companion.vision.calibrate import calibrate
+    from companion.vision.calibrate import PositionNotRead, calibrate
     from companion.vision.profile import default_profile_path
 
     if args.adapt and args.reader != "strips":
@@ -716,9 +716,15 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
         corners = pick_corners(image)
     position = _known_position(args)
-    result = calibrate(image, corners=corners, player0=args.player0,
-                       markers=True if args.markers else (False if args.no_markers else None),
-                       reader=args.reader, position=position, labels=_labels(args), adapt=args.adapt)
+    try:
+        result = calibrate(image, corners=corners, player0=args.player0,
+                           markers=True if args.markers else (False if args.no_markers else None),
+                           reader=args.reader, position=position, labels=_labels(args), adapt=args.adapt,
+                           trust=args.trust_position)
+    except PositionNotRead as exc:
+        if args.trust_position or args.reader != "strips" or args.labels:
+            raise
+        raise PositionNotRead(f"{exc} (if it is set up so, calibrate again with --trust-position)") from None
     out = Path(args.out) if args.out else default_profile_path()
     profile = replace(result.profile, flat_dice=True) if args.flat_dice else result.profile
     profile.save(out)
@@ -732,7 +738,9 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
               f"({100 * g.bar_width / g.play_width:.1f} %), points {g.point_width:.1f} mm wide and "
               f"{g.point_length:.0f} mm long, checkers {g.checker:.1f} mm across")
     what = "the starting position" if position is None and not args.labels else "the position given"
-    if result.warning:
+    if result.vouched:
+        print(f"calibrated on your word that the board shows {what}: {result.warning}. Profile saved to {out}")
+    elif result.warning:
         print(f"verified with a warning: {what} reads back, but {result.warning}. Profile saved to {out}")
     else:
         print(f"verified: {what} reads back. Profile saved to {out}")
@@ -1050,6 +1058,10 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--adapt", action="store_true",
                            help="also fit the strip network's last layer to this photo (saved beside the profile; "
                            "off by default: it read development boards a little worse)")
+    calibrate.add_argument("--trust-position", action="store_true",
+                           help="the board is set up as the position says, whatever the photo reads: calibrate "
+                           "anyway where it reads a few points otherwise (said as a warning), instead of refusing "
+                           "(strips reader)")
     calibrate.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
     calibrate.add_argument("--wait", type=_seconds, default=5.0,
                          help="how long to look for a camera or dice cup that cannot be opened before giving up "

@@ -31,6 +31,10 @@ class CalibrationError(CompanionError):
     """The frame does not show a board in its starting position where it was looked for."""
 
 
+class PositionNotRead(CalibrationError):
+    """The photo does not read as the known position: what `trust` overrides when the user vouches for it."""
+
+
 @dataclass(frozen=True)
 class Calibration:
     profile: Profile
@@ -39,6 +43,8 @@ class Calibration:
     """How the playing area was found, in words."""
     warning: str | None = None
     """What the profile still reads wrong on its own photo (a checker or two whose colour glare washed out)."""
+    vouched: bool = False
+    """Calibrated on the user's word (`trust`): the photo alone did not show the position."""
 
 
 def start_orientations(reading: ImageReading) -> list[Orientation]:
@@ -89,7 +95,8 @@ def measure(image: np.ndarray, corners: Corners, board: BoardReading) -> BoardGe
 def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str | None = None,
               markers: bool | None = None, reader: str = "strips", position: BoardReading | None = None,
               labels: Sequence[tuple[str | None, int]] | None = None,
-              geometry: BoardGeometry | None = None, adapt: bool = False, learn_empty: bool = True) -> Calibration:
+              geometry: BoardGeometry | None = None, adapt: bool = False, learn_empty: bool = True,
+              trust: bool = False) -> Calibration:
     """`player0`: 'light' or 'dark' when known; otherwise player 0 is whoever sits at the bottom of the picture.
     `markers`: None uses them when all four are in the frame. `reader`: 'strips' measures the board and reads it
     with the strip network, 'classic' assumes the simulator's board. `position`: what the board shows (player 0's
@@ -99,9 +106,14 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     this board's look (`companion.vision.adapt`); off by default: on the photoreal development boards it read
     fewer points right than the shipped layer (docs/VISION.md, session 22). `learn_empty`: keep the look of each
     point the position leaves empty (`companion.vision.empty_looks`; strips reader): a point the network took for
-    covered on this photo is then forgiven, and read empty while it looks so."""
+    covered on this photo is then forgiven, and read empty while it looks so. `trust`: the board is set up as
+    `position` says whatever the photo reads (strips reader): where the reading does not show it, the way round is
+    the one under which most points read their counts (`trusted_orientations`), and a profile that does not read
+    the position back is kept, the points it reads otherwise said as a warning."""
     if reader not in READERS:
         raise CalibrationError(f"the reader is one of {', '.join(READERS)}, not {reader!r}")
+    if trust and reader != "strips":
+        raise CalibrationError("calibrating on the user's word goes with the strips reader")
     target = position or BoardReading.from_position(Position.start(), 0, trays=False)
     found = find_markers(image)
     use_markers = len(found) == len(IDS) if markers is None else markers
@@ -149,10 +161,18 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
         # from the rest; the profile reading the position back decides
         choices = likeliest_orientations(reading, target, forgive_empty=EMPTY_FORGIVEN if learn_empty else 0,
                                          forgive_doubted=DOUBTED_FORGIVEN)
+    what = "its starting position" if position is None else "the position given"
+    trusted = []
+    if not choices and trust:
+        choices = trusted_orientations(reading, target)
+        if not choices:
+            raise CalibrationError(f"even taken as set up, the board does not read as {what} "
+                                   f"({_describe(reading)}){covered}: more than {TRUSTED_WRONG} points read another "
+                                   "count, or two ways round read alike: check the corners")
+        trusted = [f"the photo reads it otherwise ({_describe(reading)}); calibrated as {what}, as told"]
     if not choices:
-        what = "its starting position" if position is None else "the position given"
-        raise CalibrationError(f"the board is not in {what} as read ({_describe(reading)}){covered}: "
-                               "set it up, light it evenly and try again")
+        raise PositionNotRead(f"the board is not in {what} as read ({_describe(reading)}){covered}: "
+                              "set it up, light it evenly and try again")
     if player0 is not None:
         choices = [o for o in choices if o.player0_colour == player0]
         if not choices:
@@ -197,10 +217,15 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
                       colours, reader=reader, geometry=geometry, head=head, empty_looks=looks, patterned=patterned)
     counts_wrong, colours_wrong, doubted = read_back(profile, image, target)
-    if counts_wrong or len(colours_wrong) > COLOURS_FORGIVEN or len(doubted) > DOUBTED_FORGIVEN:
-        raise CalibrationError(f"the profile does not read the position back: "
-                               f"{', '.join(counts_wrong + doubted + colours_wrong)}{covered}")
-    warnings = []
+    unread = bool(counts_wrong) or len(colours_wrong) > COLOURS_FORGIVEN or len(doubted) > DOUBTED_FORGIVEN
+    if unread and not trust:
+        raise PositionNotRead(f"the profile does not read the position back: "
+                              f"{', '.join(counts_wrong + doubted + colours_wrong)}{covered}")
+    warnings = list(trusted)
+    if unread:  # told the board is set up so: kept, and what it reads otherwise said
+        otherwise = sorted(counts_wrong + doubted + colours_wrong, key=_number)
+        warnings.append(f"on this photo the profile reads {_listed(otherwise)} otherwise than the position given")
+        counts_wrong, colours_wrong, doubted = [], [], []
     if doubted:  # the reading's own range holds the position's count: a doubted stack, said, not refused
         warnings.append(f"on this photo the profile doubts the count of {_listed(doubted)} (its best guess is "
                         "another, its range holds the position's): make sure the position is set up as given")
@@ -209,7 +234,8 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
                         "(glare or shade on that stack?); the counts all read right")
     if profile.patterned:
         warnings.append(PATTERNED_SAID)
-    return Calibration(profile, reading, how, "; ".join(warnings + looks_said) or None)
+    return Calibration(profile, reading, how, "; ".join(warnings + looks_said) or None,
+                       vouched=bool(trusted) or unread)
 
 
 def learn_empty_looks(image: np.ndarray, corners: Corners, geometry: BoardGeometry, empty: Sequence[bool],
@@ -416,6 +442,31 @@ def likeliest_orientations(reading: ImageReading, target: BoardReading, *,
     return [o for _, o in scored]
 
 
+def trusted_orientations(reading: ImageReading, target: BoardReading) -> list[Orientation]:
+    """For a board the user says is set up as `target`: the orientations under which the most points read with
+    `target`'s counts, at most `TRUSTED_WRONG` reading another, the best first by how many colours agree; none
+    when orientations that put `target`'s stacks on other points read as many right (the photo does not say which
+    way round the board lies). Every count is weighed alike, sure or not: a user's word replaces the proof
+    `likeliest_orientations` asks of the photo, not the photo's evidence of the way round."""
+    scored = []
+    for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
+        orientation = Orientation(bottom, home_right, colour)
+        board = reading.to_board_reading(orientation)
+        right = sum(a.count == b.count for a, b in zip(board.points, target.points))
+        both = sum(a.owner == b.owner for a, b in zip(board.points, target.points) if a.count and b.count)
+        layout = tuple(target.points[orientation.point_of_slot(s) - 1].count for s in range(24))
+        scored.append((right, both, layout, orientation))
+    most = max(right for right, *_ in scored)
+    best = [t for t in scored if t[0] == most]
+    if 24 - most > TRUSTED_WRONG or len({layout for _, _, layout, _ in best}) > 1:
+        return []
+    best.sort(key=lambda t: -t[1])
+    return [o for *_, o in best]
+
+
+TRUSTED_WRONG = 6
+"""Points that may read another count than the position a user vouches for: more, and the corners are likelier
+wrong than the reading (a quarter of the board)."""
 EMPTY_FORGIVEN = 8
 """Points the known position leaves empty that calibration forgives for reading covered, learning their empty look:
 more, and the photo is more likely not that position (or the corners are wrong)."""
@@ -450,14 +501,18 @@ def differences(profile: Profile, image: np.ndarray, target: BoardReading | None
     """The points `profile` reads from `image` with another count than `target` (the starting position by
     default), and those with the right count but the other colour."""
     counts, colours, doubted = read_back(profile, image, target)
-    return sorted(counts + doubted, key=lambda name: int(name.split()[1])), colours
+    return sorted(counts + doubted, key=_number), colours
 
 
 def verify(profile: Profile, image: np.ndarray, target: BoardReading | None = None) -> str | None:
     """None when `profile` reads `target` (the starting position by default) from `image`; else what differs."""
     counts, colours = differences(profile, image, target)
-    wrong = sorted(counts + colours, key=lambda name: int(name.split()[1]))
+    wrong = sorted(counts + colours, key=_number)
     return ", ".join(wrong) if wrong else None
+
+
+def _number(name: str) -> int:
+    return int(name.split()[1])
 
 
 def _listed(names: list[str]) -> str:
@@ -469,7 +524,8 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "PATTERNED_POINTS", "Calibration", "CalibrationError",
+__all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "PATTERNED_POINTS", "TRUSTED_WRONG", "Calibration",
+           "CalibrationError", "PositionNotRead",
            "adapted_head", "calibrate", "differences", "known_counts", "learn_empty_looks", "likeliest_orientations",
            "looks_patterned", "measure", "measured_colours", "measured_sizes", "orientations_of", "photo_chances",
-           "read_back", "start_orientations", "verify"]
+           "read_back", "start_orientations", "trusted_orientations", "verify"]

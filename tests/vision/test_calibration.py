@@ -9,7 +9,7 @@ from companion.rules import Position
 from companion.sim import STYLES, Effects, Pose
 from companion.sim.render import Renderer, Scene
 from companion.sim.truth import image_corners
-from companion.vision.calibrate import CalibrationError, calibrate, verify
+from companion.vision.calibrate import CalibrationError, PositionNotRead, calibrate, verify
 from companion.vision.markers import MarkersNotFound, find_markers, pdf_of, sheet, write_sheet
 from companion.vision.orientation import Orientation
 from companion.vision.plane import parse_corners
@@ -404,3 +404,87 @@ def test_a_patterned_profile_reads_a_single_sure_point_as_its_pattern_not_a_hand
 def test_only_the_strips_reader_takes_a_pattern():
     with pytest.raises(ProfileError, match="strips reader"):
         Profile(((0, 0), (1, 0), (1, 1), (0, 1)), Orientation(True, True, "light"), reader="classic", patterned=True)
+
+
+def test_a_board_vouched_for_is_calibrated_and_what_its_photo_reads_otherwise_is_said(monkeypatch):
+    """Two stacks of the start read doubted (refused: the photo is likelier not the start); told the board is set
+    up so (`trust`), calibration goes on the way round the counts say, and names both points."""
+    from companion.vision import strip_reader
+
+    image, label = _render(Position.start(), tilt=10)
+    corners = image_corners(label)
+    plain = calibrate(image, corners=corners, markers=False)
+    assert not plain.vouched
+    fives = [s for s, p in enumerate(StripReader(corners).read(image).points) if p.count == 5]
+
+    def edit(p):
+        for slot in fives[:2]:
+            p[slot] = 0.0
+            p[slot, 6], p[slot, 5] = 0.55, 0.45
+
+    monkeypatch.setattr(strip_reader, "_fifteen_a_side", lambda points, bar, dists, p_light, off: (points, bar))
+    monkeypatch.setattr(StripReader, "_read_doubtful_again", lambda self, image, p, norm: None)
+    monkeypatch.setattr(StripReader, "_run", _run_edited(edit))
+    with pytest.raises(PositionNotRead):
+        calibrate(image, corners=corners, markers=False)
+    vouched = calibrate(image, corners=corners, markers=False, trust=True)
+    assert vouched.vouched and vouched.profile.orientation == plain.profile.orientation
+    named = {f"point {plain.profile.orientation.point_of_slot(s)}" for s in fives[:2]}
+    assert all(name in vouched.warning for name in named) and "otherwise" in vouched.warning
+
+
+def test_the_way_round_on_the_users_word_is_the_one_most_points_read_and_never_a_guess(monkeypatch):
+    from companion.referee.observations import BoardReading
+    from companion.vision import calibrate as calibration
+    from companion.vision.calibrate import orientations_of, trusted_orientations
+
+    image, label = _render(Position.start(), tilt=10)
+    reading = StripReader(image_corners(label)).read(image)
+    start = BoardReading.from_position(Position.start(), 0, trays=False)
+    exact = orientations_of(reading, start)
+    assert trusted_orientations(reading, start)[0] in exact
+
+    def counts(changes):
+        def read(p, n):
+            return replace(p, count=n, low=n, high=n, colour=(p.colour or "light") if n else None)
+        return replace(reading, points=tuple(read(p, changes[s]) if s in changes else p
+                                             for s, p in enumerate(reading.points)))
+
+    stacks = [s for s, p in enumerate(reading.points) if p.count]
+    assert trusted_orientations(counts({stacks[0]: 9, stacks[1]: 0}), start)[0] in exact  # two misread
+    # seven points read otherwise: the corners are likelier wrong than the reading
+    seven = {s: 7 for s in range(24) if s not in stacks}
+    seven = dict(list(seven.items())[:calibration.TRUSTED_WRONG + 1])
+    assert trusted_orientations(counts(seven), start) == []
+    # half the stacks where one way round puts them, half where the other does: no way round is named
+    o = exact[0]
+    mirror = Orientation(o.player0_at_bottom, not o.home_right, o.player0_colour)
+    layout = [start.points[mirror.point_of_slot(s) - 1].count for s in range(24)]
+    differ = [s for s in range(24) if layout[s] != reading.points[s].count]
+    tie = counts({s: layout[s] for s in differ[:len(differ) // 2]})
+    monkeypatch.setattr(calibration, "TRUSTED_WRONG", 24)
+    right = [sum(a.count == b.count for a, b in zip(tie.to_board_reading(x).points, start.points)) for x in (o, mirror)]
+    assert right[0] == right[1]
+    assert trusted_orientations(tie, start) == []
+
+
+def test_calibrate_names_the_users_word_when_the_photo_does_not_show_the_start(tmp_path, capsys):
+    """A board one checker off the start (on the bar) is refused, with the way to vouch for it; vouched for, it is
+    calibrated, and the app says it took the user's word."""
+    import cv2
+
+    from companion.cli import main
+
+    start = Position.start()
+    on_bar = Position(start.player[:6] + (4,) + start.player[7:25] + (1,), start.opponent)
+    image, label = _render(on_bar, tilt=10)
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), image)
+    corners = [f"{x:.1f},{y:.1f}" for x, y in image_corners(label)]
+    args = ["calibrate", "--image", str(photo), "--corners", *corners, "--no-markers", "--out", str(tmp_path / "p.toml")]
+    assert main(args) != 0
+    assert "--trust-position" in capsys.readouterr().err and not (tmp_path / "p.toml").exists()
+    assert main(args + ["--trust-position"]) == 0
+    said = capsys.readouterr().out
+    assert "on your word" in said and "point 6" in said and (tmp_path / "p.toml").exists()
+    assert main(args + ["--trust-position", "--reader", "classic"]) != 0
