@@ -155,7 +155,7 @@ class Profile:
 
             return StripReader(corners, self.geometry or STANDARD, trays=self.trays, colours=self.colours or None,
                                head=self.head, empty_looks=self.empty_looks, patterned=self.patterned,
-                               frame_colours=frame_colours)
+                               frame_colours=frame_colours, orientation=self.orientation)
         from companion.vision.reader import BoardReader
 
         return BoardReader(corners, trays=self.trays)

@@ -41,11 +41,12 @@ from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, ColourEvidence, S
 from companion.vision.empty_looks import EMPTY_LIKE, EmptyLooks, empty_sureness, similarity
 from companion.vision.mlp import MLP
 from companion.vision.network import Network
+from companion.vision.orientation import Orientation
 from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, home_halves, tray_halves, tray_side, two_colours)
-from companion.vision.strips import (BEFORE, PX_PER_POINT, STRIP_W, StripCutter, mm_to_image, network_input,
-                                     normalisation, strip_frames)
+from companion.vision.strips import (BAR_BOTTOM, BAR_TOP, BEFORE, PX_PER_POINT, STRIP_W, StripCutter, mm_to_image,
+                                     network_input, normalisation, strip_frames)
 from companion.vision.trays import BEFORE as TRAY_BEFORE
 from companion.vision.trays import HALVES, tray_cutter, tray_frames, tray_input
 from companion.vision.trays import PX_PER_POINT as TRAY_PX_PER_POINT
@@ -98,7 +99,7 @@ class StripReader:
     def __init__(self, corners: Corners, geometry: BoardGeometry = STANDARD, *, trays: str | None = None,
                  colours: dict[str, tuple[float, float, float]] | None = None, head: Head | None = None,
                  empty_looks: EmptyLooks | None = None, patterned: bool = False, frame_colours: bool = True,
-                 models: Path = MODELS) -> None:
+                 orientation: Orientation | None = None, models: Path = MODELS) -> None:
         """`trays`: the trays' side, the profile's; None reads both sides of a measured board (the orientation
         picks one) or guesses the side of the simulator's board (`tray_side`).
         `colours`: each set's BGR as calibration saw it (the profile's), tried first; None finds them per image.
@@ -107,7 +108,9 @@ class StripReader:
         `patterned`: the board's pattern looked like something over a point on the calibration photo
         (`calibrate.looks_patterned`): only a plainer hand makes it busy (`covered_points`).
         `frame_colours`: with `colours`, whether this frame's own two sets are tried after them when they name more
-        than 15 of a set (False: the profile's colours alone, as calibration checks that they read its photo back)."""
+        than 15 of a set (False: the profile's colours alone, as calibration checks that they read its photo back).
+        `orientation`: the profile's: whose checkers each bar and tray half holds is then told by its place (as the
+        referee takes them, `ImageReading.to_board_reading`), not by their colour (`PLACE_SAYS_OWNER`)."""
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
         self.patterned = patterned
         self.plane = Plane.from_corners(corners)
@@ -124,6 +127,7 @@ class StripReader:
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
             for name, bgr in colours.items()}
         self.frame_colours = frame_colours
+        self.orientation = orientation
         self.empty_looks = empty_looks
         self._look_points, self._look_hidden = np.zeros(0, int), np.zeros((0, 0))
         if empty_looks is not None and len(empty_looks):
@@ -268,6 +272,10 @@ class StripReader:
             logits = self.colour_network(colour_input(strips, which, centres["light"], centres["dark"], norm))
             chances = 1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))
             p_light = dict(zip(which.tolist(), chances.tolist()))
+        if self.orientation is not None:
+            for strip, top in ((BAR_TOP, True), (BAR_BOTTOM, False)):
+                if strip in p_light:
+                    p_light[strip] = placed_light(self.orientation, self.orientation.bar_owner(top))
         # a profile's colours are the network's reference sets; they no longer overrule it (since session 23's
         # colour network, overruling lost points on every photoreal development set, as the light changes)
         points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))
@@ -305,6 +313,8 @@ class StripReader:
         e = np.exp(counts.astype(np.float64) - counts.max(axis=1, keepdims=True))
         dists = e / e.sum(axis=1, keepdims=True)
         p_light = 1 / (1 + np.exp(-np.clip(first.astype(np.float64), -30, 30)))
+        if self.orientation is not None:
+            p_light = np.array([placed_light(self.orientation, self.orientation.tray_owner(top)) for _, top in HALVES])
         found: dict[str, list[HalfRead]] = {}
         for k, (side, _) in enumerate(HALVES):
             count, low, high = _spread(dists[k])
@@ -316,6 +326,16 @@ class StripReader:
         assert home is not None
         rows = [k for k, (side, _) in enumerate(HALVES) if side in home]
         return sides, off_chances(dists[rows], p_light[rows])
+
+
+PLACE_SAYS_OWNER = 1.0
+"""How sure a bar or tray half's place makes its set, where the orientation is known: a player's checkers wait on
+the bar in the half towards the points he enters on and are borne off into the tray half on his side."""
+
+
+def placed_light(orientation: Orientation, player: int) -> float:
+    """The chance that `player`'s half of the bar or the trays holds the light set, by its place alone."""
+    return PLACE_SAYS_OWNER if orientation.colour_of(player) == "light" else 1.0 - PLACE_SAYS_OWNER
 
 
 def checker_colours(strips: np.ndarray, dists: np.ndarray, geometry: BoardGeometry) -> dict[int, np.ndarray]:

@@ -140,3 +140,51 @@ def test_trays_cut_off_by_the_pictures_edge_are_not_read():
     reading = StripReader(moved, fit_bar(cropped, moved)).read(cropped)
     assert reading.trays is None and reading.to_board_reading(orient).off is None
     assert reading.off_counts() is None
+
+
+def test_with_the_profiles_orientation_a_bar_or_tray_half_holds_the_set_its_place_says(monkeypatch):
+    """A player's checkers wait on the bar in the half towards the points he enters on and are borne off into the
+    tray half on his side: with the orientation known (a profile's), that half's set is its owner's whatever the
+    networks make of the checkers' colour (here told the other colour), as the referee takes them. (The counts are
+    not made fifteen here: that would mend the bar's colour from the points' on this frame.)"""
+    from companion.vision import strip_reader
+    from tools.strip_data import photoreal_label
+
+    monkeypatch.setattr(strip_reader, "_at_most_fifteen", lambda points, bar, *_: (points, bar))
+    monkeypatch.setattr(strip_reader, "_fifteen_a_side", lambda points, bar, *_: (points, bar))
+
+    class Flipped:
+        """The tray network with its say on the colour turned round."""
+
+        def __init__(self, network):
+            self.network = network
+
+        def outputs(self, x):
+            counts, first = self.network.outputs(x)
+            return [counts, -first]
+
+    for name, kind in (("train-00013-03", "off"), ("train-00012-02", "bar")):
+        label = json.loads((SAMPLE / f"{name}.json").read_text())
+        corners, geometry, orient, _, _ = photoreal_label(label)
+        image = cv2.imread(str(SAMPLE / f"{name}.jpg"))
+        colours = {}
+        for placed in (None, orient):
+            reader = StripReader(corners, geometry, trays="right" if orient.tray_on_right() else "left",
+                                 orientation=placed)
+            colour_network = reader.colour_network
+
+            def bar_flipped(x, network=colour_network):
+                out = network(x).copy()
+                out[-1] = -out[-1]  # the strips holding checkers go in order: the bar's (24, 25) last
+                return out
+
+            reader.colour_network = bar_flipped
+            reader.tray_network = Flipped(reader.tray_network)
+            reading = reader.read(image)
+            halves = reading.bar if kind == "bar" else next(iter(reading.trays.values()))
+            owners = ([orient.bar_owner(top) for top in (True, False)] if kind == "bar"
+                      else [orient.tray_owner(top) for top in (True, False)])
+            colours[placed is not None] = {orient.colour_of(owner): half.colour
+                                           for owner, half in zip(owners, halves) if half.count}
+        assert colours[True] and all(read == owner for owner, read in colours[True].items()), (name, colours)
+        assert colours[False] and all(read != owner for owner, read in colours[False].items()), (name, colours)
