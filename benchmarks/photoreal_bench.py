@@ -296,8 +296,12 @@ def start_profiles(files: list[Path], labels: dict, rng: np.random.Generator, ji
             print(f"board {label['board_id']} ({label['style']}): calibration failed: {exc}", flush=True)
             continue
         profiles[label["board_id"]] = profile
-        if how.get("trust") and calibration.warning:
-            print(f"board {label['board_id']} ({label['style']}): {calibration.warning}", flush=True)
+        if calibration.vouched:
+            print(f"board {label['board_id']} ({label['style']}): calibrated on the user's word: "
+                  f"{calibration.warning}", flush=True)
+        if profile.orientation != orient:  # player 0's set is given: a right way round matches the label's exactly
+            print(f"board {label['board_id']} ({label['style']}): the profile has the board the wrong way round "
+                  f"({profile.orientation})", flush=True)
         g = profile.geometry
         if g is not None:
             print(f"board {label['board_id']} ({label['style']}): bar {g.bar_width:.1f} mm of "

@@ -722,7 +722,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
                            reader=args.reader, position=position, labels=_labels(args), adapt=args.adapt,
                            trust=args.trust_position)
     except PositionNotRead as exc:
-        if args.trust_position or args.reader != "strips" or args.labels:
+        if args.trust_position or args.reader != "strips" or args.labels:  # the user's word would change nothing
             raise
         raise PositionNotRead(f"{exc} (if it is set up so, calibrate again with --trust-position)") from None
     out = Path(args.out) if args.out else default_profile_path()

@@ -42,7 +42,9 @@ class Calibration:
     how: str
     """How the playing area was found, in words."""
     warning: str | None = None
-    """What the profile still reads wrong on its own photo (a checker or two whose colour glare washed out)."""
+    """What the user should know: what the profile still reads wrong on its own photo (a checker or two whose colour
+    glare washed out, or, calibrated on the user's word, the points it reads otherwise), empty points forgiven, a
+    patterned board."""
     vouched: bool = False
     """Calibrated on the user's word (`trust`): the photo alone did not show the position."""
 
@@ -107,13 +109,15 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     fewer points right than the shipped layer (docs/VISION.md, session 22). `learn_empty`: keep the look of each
     point the position leaves empty (`companion.vision.empty_looks`; strips reader): a point the network took for
     covered on this photo is then forgiven, and read empty while it looks so. `trust`: the board is set up as
-    `position` says whatever the photo reads (strips reader): where the reading does not show it, the way round is
-    the one under which most points read their counts (`trusted_orientations`), and a profile that does not read
-    the position back is kept, the points it reads otherwise said as a warning."""
+    `position` says whatever the photo reads (strips reader, not with `labels`): where the reading does not show
+    it, the way round is the one under which most points read their counts (`trusted_orientations`), and a
+    profile that does not read the position back is kept, the points it reads otherwise said as a warning, as long
+    as it reads near enough (`near_enough`); no point the photo reads covered is then learnt as empty."""
     if reader not in READERS:
         raise CalibrationError(f"the reader is one of {', '.join(READERS)}, not {reader!r}")
-    if trust and reader != "strips":
-        raise CalibrationError("calibrating on the user's word goes with the strips reader")
+    if trust and (reader != "strips" or labels is not None):
+        raise CalibrationError("calibrating on the user's word goes with the strips reader and a known position "
+                               "(labels are the user's word already)")
     target = position or BoardReading.from_position(Position.start(), 0, trays=False)
     found = find_markers(image)
     use_markers = len(found) == len(IDS) if markers is None else markers
@@ -166,10 +170,10 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     if not choices and trust:
         choices = trusted_orientations(reading, target)
         if not choices:
-            raise CalibrationError(f"even taken as set up, the board does not read as {what} "
-                                   f"({_describe(reading)}){covered}: more than {TRUSTED_WRONG} points read another "
-                                   "count, or two ways round read alike: check the corners")
-        trusted = [f"the photo reads it otherwise ({_describe(reading)}); calibrated as {what}, as told"]
+            raise CalibrationError(f"even taken as set up, the board does not read near enough to {what} "
+                                   f"({_describe(reading)}){covered}, or two ways round read alike: check the "
+                                   "corners and the position")
+        trusted = [f"the photo reads it otherwise ({_describe(reading)})"]
     if not choices:
         raise PositionNotRead(f"the board is not in {what} as read ({_describe(reading)}){covered}: "
                               "set it up, light it evenly and try again")
@@ -206,16 +210,25 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     # the trays lie beside the home boards, which the known position has just placed (the picture's own tray test
     # guessed right on 29 of 41 photoreal starting frames)
     side = "right" if orientation.tray_on_right() else "left"
-    looks, looks_said, patterned = None, [], False
+    looks_said, patterned = [], False
+    chances = None
     if reader == "strips":
         chances = photo_chances(image, corners, geometry, head)
         patterned = looks_patterned(chances)
-        if learn_empty:
-            empty = [target.points[orientation.point_of_slot(s) - 1].count == 0 for s in range(24)]
-            looks, looks_said = learn_empty_looks(image, corners, geometry, empty, reading,
-                                                  lambda s: f"point {orientation.point_of_slot(s)}", chances, patterned)
-    profile = Profile(corners, orientation, localisation, marker_corners, (w, h), side,
-                      colours, reader=reader, geometry=geometry, head=head, empty_looks=looks, patterned=patterned)
+
+    def profile_learning(empty_if_read_so: bool) -> tuple[Profile, list[str]]:
+        """The profile, with the looks of the points `target` leaves empty (`empty_if_read_so`: only those the photo
+        reads empty too, as when the user's word is all that says they are)."""
+        looks, said = None, []
+        if reader == "strips" and learn_empty:
+            empty = [target.points[orientation.point_of_slot(s) - 1].count == 0
+                     and not (empty_if_read_so and reading.points[s].count) for s in range(24)]
+            looks, said = learn_empty_looks(image, corners, geometry, empty, reading,
+                                            lambda s: f"point {orientation.point_of_slot(s)}", chances, patterned)
+        return Profile(corners, orientation, localisation, marker_corners, (w, h), side, colours, reader=reader,
+                       geometry=geometry, head=head, empty_looks=looks, patterned=patterned), said
+
+    profile, looks_said = profile_learning(bool(trusted))
     counts_wrong, colours_wrong, doubted = read_back(profile, image, target)
     unread = bool(counts_wrong) or len(colours_wrong) > COLOURS_FORGIVEN or len(doubted) > DOUBTED_FORGIVEN
     if unread and not trust:
@@ -223,8 +236,15 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
                               f"{', '.join(counts_wrong + doubted + colours_wrong)}{covered}")
     warnings = list(trusted)
     if unread:  # told the board is set up so: kept, and what it reads otherwise said
+        if not trusted:  # a point forgiven for reading covered may hold the checkers a stack misses: not learnt
+            profile, looks_said = profile_learning(True)
+            counts_wrong, colours_wrong, doubted = read_back(profile, image, target)
         otherwise = sorted(counts_wrong + doubted + colours_wrong, key=_number)
-        warnings.append(f"on this photo the profile reads {_listed(otherwise)} otherwise than the position given")
+        if not near_enough([_number(name) for name in counts_wrong + doubted], target):
+            raise CalibrationError(f"even taken as set up, the profile reads {_listed(otherwise)} otherwise than "
+                                   f"{what}{covered}: check the corners and the position")
+        if otherwise:
+            warnings.append(f"on this photo the profile reads {_listed(otherwise)} otherwise than {what}")
         counts_wrong, colours_wrong, doubted = [], [], []
     if doubted:  # the reading's own range holds the position's count: a doubted stack, said, not refused
         warnings.append(f"on this photo the profile doubts the count of {_listed(doubted)} (its best guess is "
@@ -444,29 +464,37 @@ def likeliest_orientations(reading: ImageReading, target: BoardReading, *,
 
 def trusted_orientations(reading: ImageReading, target: BoardReading) -> list[Orientation]:
     """For a board the user says is set up as `target`: the orientations under which the most points read with
-    `target`'s counts, at most `TRUSTED_WRONG` reading another, the best first by how many colours agree; none
-    when orientations that put `target`'s stacks on other points read as many right (the photo does not say which
-    way round the board lies). Every count is weighed alike, sure or not: a user's word replaces the proof
+    `target`'s counts, and near enough (`near_enough`), the best first by how many colours agree; none when
+    orientations that put `target`'s stacks on other points read as many right (the photo does not say which way
+    round the board lies). Every count is weighed alike, sure or not: a user's word replaces the proof
     `likeliest_orientations` asks of the photo, not the photo's evidence of the way round."""
     scored = []
     for bottom, home_right, colour in product((True, False), (True, False), COLOURS):
         orientation = Orientation(bottom, home_right, colour)
         board = reading.to_board_reading(orientation)
-        right = sum(a.count == b.count for a, b in zip(board.points, target.points))
+        wrong = [i + 1 for i, (a, b) in enumerate(zip(board.points, target.points)) if a.count != b.count]
         both = sum(a.owner == b.owner for a, b in zip(board.points, target.points) if a.count and b.count)
         layout = tuple(target.points[orientation.point_of_slot(s) - 1].count for s in range(24))
-        scored.append((right, both, layout, orientation))
+        scored.append((24 - len(wrong), both, layout, orientation, near_enough(wrong, target)))
     most = max(right for right, *_ in scored)
     best = [t for t in scored if t[0] == most]
-    if 24 - most > TRUSTED_WRONG or len({layout for _, _, layout, _ in best}) > 1:
+    if not best[0][4] or len({layout for _, _, layout, *_ in best}) > 1:
         return []
     best.sort(key=lambda t: -t[1])
-    return [o for *_, o in best]
+    return [t[3] for t in best]
 
 
-TRUSTED_WRONG = 6
-"""Points that may read another count than the position a user vouches for: more, and the corners are likelier
-wrong than the reading (a quarter of the board)."""
+def near_enough(wrong: Sequence[int], target: BoardReading) -> bool:
+    """Whether a board whose points `wrong` (1-24) read another count than `target` may still be `target` as a user
+    says: at most `TRUSTED_STACKS` of its stacks and `EMPTY_FORGIVEN` of its empty points. Further off, the corners
+    or the position are likelier wrong than the reading (a set missing leaves half the stacks wrong)."""
+    stacks = sum(1 for point in target.points if point.count)
+    stacks_wrong = sum(1 for point in wrong if target.points[point - 1].count)
+    return stacks_wrong <= TRUSTED_STACKS * stacks and len(wrong) - stacks_wrong <= EMPTY_FORGIVEN
+
+
+TRUSTED_STACKS = 3 / 8
+"""The share of a vouched-for position's stacks that may read another count (three of the start's eight)."""
 EMPTY_FORGIVEN = 8
 """Points the known position leaves empty that calibration forgives for reading covered, learning their empty look:
 more, and the photo is more likely not that position (or the corners are wrong)."""
@@ -524,8 +552,8 @@ def _describe(reading: ImageReading) -> str:
     return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
 
 
-__all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "PATTERNED_POINTS", "TRUSTED_WRONG", "Calibration",
+__all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "PATTERNED_POINTS", "TRUSTED_STACKS", "Calibration",
            "CalibrationError", "PositionNotRead",
            "adapted_head", "calibrate", "differences", "known_counts", "learn_empty_looks", "likeliest_orientations",
            "looks_patterned", "measure", "measured_colours", "measured_sizes", "orientations_of", "photo_chances",
-           "read_back", "start_orientations", "trusted_orientations", "verify"]
+           "near_enough", "read_back", "start_orientations", "trusted_orientations", "verify"]

@@ -110,7 +110,8 @@ class StripReader:
         `frame_colours`: with `colours`, whether this frame's own two sets are tried after them when they name more
         than 15 of a set (False: the profile's colours alone, as calibration checks that they read its photo back).
         `orientation`: the profile's: whose checkers each bar and tray half holds is then told by its place (as the
-        referee takes them, `ImageReading.to_board_reading`), not by their colour (`PLACE_SAYS_OWNER`)."""
+        referee takes them, `ImageReading.to_board_reading`), not by their colour (`PLACE_SAYS_OWNER`; the counts
+        made fifteen a side cap it as any colour's chance, `checker_sets.COLOUR_CAP`)."""
         self.corners, self.geometry, self.trays, self.head = corners, geometry, trays, head
         self.patterned = patterned
         self.plane = Plane.from_corners(corners)
@@ -273,9 +274,9 @@ class StripReader:
             chances = 1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))
             p_light = dict(zip(which.tolist(), chances.tolist()))
         if self.orientation is not None:
+            # both halves, seen holding checkers or not: the counts made fifteen may put some there
             for strip, top in ((BAR_TOP, True), (BAR_BOTTOM, False)):
-                if strip in p_light:
-                    p_light[strip] = placed_light(self.orientation, self.orientation.bar_owner(top))
+                p_light[strip] = placed_light(self.orientation, self.orientation.bar_owner(top))
         # a profile's colours are the network's reference sets; they no longer overrule it (since session 23's
         # colour network, overruling lost points on every photoreal development set, as the light changes)
         points = tuple(_slot(dists[s], samples.get(s), centres, is_point[s], p_light.get(s)) for s in range(24))

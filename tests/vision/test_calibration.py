@@ -430,7 +430,7 @@ def test_a_board_vouched_for_is_calibrated_and_what_its_photo_reads_otherwise_is
     vouched = calibrate(image, corners=corners, markers=False, trust=True)
     assert vouched.vouched and vouched.profile.orientation == plain.profile.orientation
     named = {f"point {plain.profile.orientation.point_of_slot(s)}" for s in fives[:2]}
-    assert all(name in vouched.warning for name in named) and "otherwise" in vouched.warning
+    assert all(name in vouched.warning for name in named) and "the profile reads" in vouched.warning
 
 
 def test_the_way_round_on_the_users_word_is_the_one_most_points_read_and_never_a_guess(monkeypatch):
@@ -451,18 +451,22 @@ def test_the_way_round_on_the_users_word_is_the_one_most_points_read_and_never_a
                                              for s, p in enumerate(reading.points)))
 
     stacks = [s for s, p in enumerate(reading.points) if p.count]
+    empties = [s for s in range(24) if s not in stacks]
     assert trusted_orientations(counts({stacks[0]: 9, stacks[1]: 0}), start)[0] in exact  # two misread
-    # seven points read otherwise: the corners are likelier wrong than the reading
-    seven = {s: 7 for s in range(24) if s not in stacks}
-    seven = dict(list(seven.items())[:calibration.TRUSTED_WRONG + 1])
-    assert trusted_orientations(counts(seven), start) == []
+    assert trusted_orientations(counts({s: 0 for s in stacks[:3]}), start)[0] in exact  # three of eight stacks
+    # four of the eight stacks gone (a set missing leaves four), or nine empty points read covered: the corners or
+    # the position are likelier wrong than the reading
+    assert trusted_orientations(counts({s: 0 for s in stacks[:4]}), start) == []
+    assert trusted_orientations(counts({s: 2 for s in empties[:calibration.EMPTY_FORGIVEN]}), start)[0] in exact
+    assert trusted_orientations(counts({s: 2 for s in empties[:calibration.EMPTY_FORGIVEN + 1]}), start) == []
     # half the stacks where one way round puts them, half where the other does: no way round is named
     o = exact[0]
     mirror = Orientation(o.player0_at_bottom, not o.home_right, o.player0_colour)
     layout = [start.points[mirror.point_of_slot(s) - 1].count for s in range(24)]
     differ = [s for s in range(24) if layout[s] != reading.points[s].count]
     tie = counts({s: layout[s] for s in differ[:len(differ) // 2]})
-    monkeypatch.setattr(calibration, "TRUSTED_WRONG", 24)
+    monkeypatch.setattr(calibration, "TRUSTED_STACKS", 1.0)
+    monkeypatch.setattr(calibration, "EMPTY_FORGIVEN", 24)
     right = [sum(a.count == b.count for a, b in zip(tie.to_board_reading(x).points, start.points)) for x in (o, mirror)]
     assert right[0] == right[1]
     assert trusted_orientations(tie, start) == []
@@ -488,3 +492,24 @@ def test_calibrate_names_the_users_word_when_the_photo_does_not_show_the_start(t
     said = capsys.readouterr().out
     assert "on your word" in said and "point 6" in said and (tmp_path / "p.toml").exists()
     assert main(args + ["--trust-position", "--reader", "classic"]) != 0
+    assert "strips reader" in capsys.readouterr().err
+
+
+def test_on_the_users_word_no_stack_is_learnt_as_an_empty_point_and_a_set_missing_is_still_refused():
+    """Vouched for, a board whose midpoint stack stands on the 7-point instead calibrates (the user is told both
+    points read otherwise), but the 7-point's five checkers are not taught as its empty look: the profile reads
+    them there. A board with the opponent's whole set missing (four of the start's eight stacks) is refused even
+    on the user's word."""
+    start = Position.start()
+    moved = list(start.player)
+    moved[13], moved[7] = 0, 5
+    image, label = _render(Position(tuple(moved), start.opponent), tilt=10)
+    vouched = calibrate(image, corners=image_corners(label), markers=False, trust=True)
+    assert vouched.vouched and "point 7" in vouched.warning and "point 13" in vouched.warning
+    profile = vouched.profile
+    later, label = _render(Position(tuple(moved), start.opponent), seed=5, tilt=10)
+    read = profile.board_reader(profile.corners).read(later).to_board_reading(profile.orientation)
+    assert (read.points[6].owner, read.points[6].count) == (0, 5)
+    image, label = _render(Position(start.player, (15,) + (0,) * 25), tilt=10)
+    with pytest.raises(CalibrationError, match="near enough"):
+        calibrate(image, corners=image_corners(label), markers=False, trust=True)

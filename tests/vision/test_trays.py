@@ -148,6 +148,7 @@ def test_with_the_profiles_orientation_a_bar_or_tray_half_holds_the_set_its_plac
     networks make of the checkers' colour (here told the other colour), as the referee takes them. (The counts are
     not made fifteen here: that would mend the bar's colour from the points' on this frame.)"""
     from companion.vision import strip_reader
+    from companion.vision.profile import Profile
     from tools.strip_data import photoreal_label
 
     monkeypatch.setattr(strip_reader, "_at_most_fifteen", lambda points, bar, *_: (points, bar))
@@ -187,4 +188,28 @@ def test_with_the_profiles_orientation_a_bar_or_tray_half_holds_the_set_its_plac
             colours[placed is not None] = {orient.colour_of(owner): half.colour
                                            for owner, half in zip(owners, halves) if half.count}
         assert colours[True] and all(read == owner for owner, read in colours[True].items()), (name, colours)
+        profile = Profile(corners, orient, reader="strips", geometry=geometry)
+        assert profile.board_reader(corners).orientation == orient  # a profile's reader knows its orientation
         assert colours[False] and all(read != owner for owner, read in colours[False].items()), (name, colours)
+
+
+def test_the_counts_made_fifteen_see_each_bar_half_as_its_owners_held_checkers_or_not(monkeypatch):
+    """With the orientation known, both bar halves go to the counts made fifteen as their owners' sets, the empty
+    half too (the counts may put a checker there), and not as a toss-up."""
+    from companion.vision import strip_reader
+    from tools.strip_data import photoreal_label
+
+    label = json.loads((SAMPLE / "train-00012-02.json").read_text())
+    corners, geometry, orient, _, _ = photoreal_label(label)
+    seen = []
+    making = strip_reader.counts_making_fifteen
+
+    def watched(dists, light, off=None):
+        seen.append(list(light))
+        return making(dists, light, off)
+
+    monkeypatch.setattr(strip_reader, "counts_making_fifteen", watched)
+    image = cv2.imread(str(SAMPLE / "train-00012-02.jpg"))
+    StripReader(corners, geometry, orientation=orient).read(image)
+    owners = [1.0 if orient.colour_of(orient.bar_owner(top)) == "light" else 0.0 for top in (True, False)]
+    assert seen[-1][24:26] == owners and label["bar"].count(0) == 1  # one half holds checkers, one does not
