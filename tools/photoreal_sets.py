@@ -76,10 +76,12 @@ AS_DRAWN = (
     PhotorealSet("heldout-mosaic17", "heldout", 190, 6, "development", "session 36's fresh draw"),
     PhotorealSet("heldout21", "heldout", 1018, 6, "development", "session 37's fresh draw (named in session 36)"),
     PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "development", "session 37's fresh draw (named in session 36)"),
-    PhotorealSet("heldout22", "heldout", 1024, 6, "fresh", "the next fresh draw (named in session 37)"),
-    PhotorealSet("heldout-mosaic19", "heldout", 202, 6, "fresh", "the next fresh draw (named in session 37)"),
-    PhotorealSet("heldout23", "heldout", 1030, 6, "fresh", "the draw after the next (named in session 38)"),
-    PhotorealSet("heldout-mosaic20", "heldout", 208, 6, "fresh", "the draw after the next (named in session 38)"),
+    PhotorealSet("heldout22", "heldout", 1024, 6, "development", "session 38's fresh draw (named in session 37)"),
+    PhotorealSet("heldout-mosaic19", "heldout", 202, 6, "development", "session 38's fresh draw (named in session 37)"),
+    PhotorealSet("heldout23", "heldout", 1030, 6, "fresh", "the next fresh draw (named in session 38)"),
+    PhotorealSet("heldout-mosaic20", "heldout", 208, 6, "fresh", "the next fresh draw (named in session 38)"),
+    PhotorealSet("heldout24", "heldout", 1036, 6, "fresh", "the draw after the next (named in session 38)"),
+    PhotorealSet("heldout-mosaic21", "heldout", 214, 6, "fresh", "the draw after the next (named in session 38)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 
@@ -92,7 +94,8 @@ def steady_twin(of: PhotorealSet) -> PhotorealSet:
 
 STEADY_TWINS = ("heldout13", "heldout-mosaic10", "heldout19", "heldout20", "heldout-mosaic16", "heldout-mosaic17",
                 "heldout14", "heldout15", "heldout16", "heldout-mosaic11", "heldout-mosaic12", "heldout-mosaic13",
-                "heldout21", "heldout-mosaic18", "heldout22", "heldout-mosaic19", "heldout23", "heldout-mosaic20")
+                "heldout21", "heldout-mosaic18", "heldout22", "heldout-mosaic19", "heldout23", "heldout-mosaic20",
+                "heldout24", "heldout-mosaic21")
 """The sets also rendered steady, in the order they were named."""
 
 SETS = {s.name: s for s in AS_DRAWN + tuple(steady_twin(next(a for a in AS_DRAWN if a.name == name))
