@@ -25,7 +25,7 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY))
 sys.path.insert(0, str(REPOSITORY / "benchmarks"))
 
-from photoreal_bench import judge, jittered_frames, start_profiles  # noqa: E402
+from photoreal_bench import FRAMES_SEED, STARTS_SEED, judge, jittered_frames, start_profiles  # noqa: E402
 
 from companion.vision.geometry import fit_bar  # noqa: E402
 from companion.vision.strip_reader import StripReader  # noqa: E402
@@ -61,11 +61,11 @@ def main() -> int:
     args = parser.parse_args()
     total: dict[str, list[int]] = {}
     for name in args.sets:
-        rng = np.random.default_rng(7)  # per set, as photoreal_bench.py is run once a set
+        rng = np.random.default_rng(FRAMES_SEED)  # per set, as photoreal_bench.py is run once a set
         files = sorted(p for p in (args.root / name).rglob("*.jpg") if p.with_suffix(".json").exists())
         labels = {f: json.loads(f.with_suffix(".json").read_text()) for f in files}
         # the bench's own calibration and corner draws, so that "whole profile" is its figure
-        profiles = start_profiles(files, labels, rng, args.jitter)
+        profiles = start_profiles(files, labels, np.random.default_rng(STARTS_SEED), args.jitter)
         per: dict[str, list[int]] = {}
         for path, label, _, orient, corners in jittered_frames(files, labels, rng, args.jitter, True):
             profile = profiles.get(label["board_id"])

@@ -238,3 +238,26 @@ def test_the_true_board_is_the_labels_position_from_player_0s_side():
         assert [(p.owner, p.count) if p.count else (-1, 0) for p in board.points] == [tuple(p) for p in
                                                                                       label["points"]]
         assert [half.count for half in board.bar] == list(label["bar"])
+
+
+def test_a_frame_is_read_at_the_same_corners_calibrated_or_not(tmp_path, monkeypatch):
+    """The starts' corners are drawn on a generator of their own and a start left out still takes its draw, so a set
+    read calibrated meets each later frame where the uncalibrated read met it (a clean comparison of the two)."""
+    from companion.vision.strip_reader import StripReader
+
+    board = _one_board(tmp_path, [{}, {}])
+    met = {}
+    read = StripReader.read
+
+    def watched(self, image, *args, **kwargs):
+        met.setdefault(calibrated, []).append(tuple((round(x, 6), round(y, 6)) for x, y in self.corners))
+        return read(self, image, *args, **kwargs)
+
+    monkeypatch.setattr(StripReader, "read", watched)
+    for calibrated in (False, True):
+        out = tmp_path / f"{calibrated}.json"
+        monkeypatch.setattr(sys, "argv", ["photoreal_bench.py", "--dir", str(board), "--json", str(out)]
+                            + (["--calibrate"] if calibrated else []))
+        assert photoreal_bench.main() == 0
+    later = met[False][1:]  # the uncalibrated read's frames after the start
+    assert len(later) == 2 and met[True][-2:] == later
