@@ -234,7 +234,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
     if unread and not trust:
         raise PositionNotRead(f"the profile does not read the position back: "
                               f"{', '.join(counts_wrong + doubted + colours_wrong)}{covered}")
-    warnings = list(trusted)
+    warnings, vouched = list(trusted), bool(trusted)
     if unread:  # told the board is set up so: kept, and what it reads otherwise said
         if not trusted:  # a point forgiven for reading covered may hold the checkers a stack misses: not learnt
             profile, looks_said = profile_learning(True)
@@ -245,6 +245,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
                                    f"{what}{covered}: check the corners and the position")
         if otherwise:
             warnings.append(f"on this photo the profile reads {_listed(otherwise)} otherwise than {what}")
+            vouched = True
         counts_wrong, colours_wrong, doubted = [], [], []
     if doubted:  # the reading's own range holds the position's count: a doubted stack, said, not refused
         warnings.append(f"on this photo the profile doubts the count of {_listed(doubted)} (its best guess is "
@@ -254,8 +255,7 @@ def calibrate(image: np.ndarray, *, corners: Corners | None = None, player0: str
                         "(glare or shade on that stack?); the counts all read right")
     if profile.patterned:
         warnings.append(PATTERNED_SAID)
-    return Calibration(profile, reading, how, "; ".join(warnings + looks_said) or None,
-                       vouched=bool(trusted) or unread)
+    return Calibration(profile, reading, how, "; ".join(warnings + looks_said) or None, vouched=vouched)
 
 
 def learn_empty_looks(image: np.ndarray, corners: Corners, geometry: BoardGeometry, empty: Sequence[bool],
