@@ -421,3 +421,39 @@ def test_read_gives_no_position_id_for_a_board_it_is_unsure_is_there(tmp_path, c
     assert main(["read", str(photo), "--profile", str(profile)]) == 1
     out = capsys.readouterr().out
     assert "no Position ID: the reading is too unsure" in out and "XGID" not in out
+
+
+def test_a_profiles_colours_give_way_to_the_frames_own_where_the_colour_network_agrees_with_those_more():
+    """With a profile, the frame's own two colours are weighed against the profile's by how many points the colour
+    network names otherwise than the nearer colour (`disagreements`), the profile's kept on a tie; without the
+    frame's colours (calibration's own check) the profile's stand."""
+    from companion.vision import strip_reader
+    from companion.vision.strip_reader import disagreements
+    from tools.strip_data import photoreal_label
+
+    centres = {"light": np.array([220.0, 128, 128]), "dark": np.array([40.0, 128, 128])}
+    samples = {0: np.array([210.0, 128, 128]), 5: np.array([50.0, 130, 126]), 24: np.array([45.0, 128, 128])}
+    assert disagreements(samples, centres, {0: 0.9, 5: 0.1, 24: 0.9}) == 0  # the bar's half is not a point
+    assert disagreements(samples, centres, {0: 0.2, 5: 0.8, 24: 0.1}) == 2
+
+    sample = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
+    label = json.loads((sample / "train-00011-01.json").read_text())
+    corners, geometry, _, _, _ = photoreal_label(label)
+    image = cv2.imread(str(sample / "train-00011-01.jpg"))
+    own = StripReader(corners, geometry).read(image).colours
+    profile = {"light": tuple(min(255.0, v + 12) for v in own["light"]), "dark": own["dark"]}
+    for profile_says, frame_says, frame_colours, taken in ((3, 1, True, "frame"), (1, 3, True, "profile"),
+                                                           (2, 2, True, "profile"), (3, 1, False, "profile")):
+        def said(samples, centres, p_light, profile_says=profile_says, frame_says=frame_says):
+            is_profile = abs(float(centres["light"][0]) - float(reader.known_colours["light"][0])) < 1e-9
+            return profile_says if is_profile else frame_says
+
+        reader = StripReader(corners, geometry, colours=profile, frame_colours=frame_colours)
+        original = strip_reader.disagreements
+        strip_reader.disagreements = said
+        try:
+            light = reader.read(image).colours["light"]
+        finally:
+            strip_reader.disagreements = original
+        near_profile = max(abs(a - b) for a, b in zip(light, profile["light"])) < 2
+        assert near_profile == (taken == "profile"), (profile_says, frame_says, frame_colours, light)
