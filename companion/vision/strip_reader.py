@@ -248,7 +248,7 @@ class StripReader:
             key = (surplus, disagreements(samples, centres, p_light) if weigh and k < 2 else 0)
             if best is None or key < best[0]:
                 best = (key, centres, points, bar, p_light)
-            if surplus == 0 and not (weigh and k == 0):
+            if surplus == 0 and not (weigh and k == 0 and key[1]):  # none to beat: the profile's stand on a tie
                 break
         _, centres, points, bar, p_light = best
         lap("colours")
