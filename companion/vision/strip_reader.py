@@ -26,6 +26,7 @@ the simulator's (the simulator's trays and the dice still use the plane of `comp
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -108,7 +109,8 @@ class StripReader:
         `patterned`: the board's pattern looked like something over a point on the calibration photo
         (`calibrate.looks_patterned`): only a plainer hand makes it busy (`covered_points`).
         `frame_colours`: with `colours`, whether this frame's own two sets are tried after them when they name more
-        than 15 of a set (False: the profile's colours alone, as calibration checks that they read its photo back).
+        than 15 of a set, or where the colour network disagrees with the nearer of the profile's on a point
+        (`disagreements`) (False: the profile's colours alone, as calibration checks that they read its photo back).
         `orientation`: the profile's: whose checkers each bar and tray half holds is then told by its place (as the
         referee takes them, `ImageReading.to_board_reading`), not by their colour (`PLACE_SAYS_OWNER`; the counts
         made fifteen a side cap it as any colour's chance, `checker_sets.COLOUR_CAP`)."""
@@ -245,7 +247,8 @@ class StripReader:
             points = tuple(replace(read, confidence=read.confidence * float(sure[s])) if empty[s] else read
                            for s, read in enumerate(points))
             surplus = too_many(Stack(read.colour, read.count) for read in (*points, *bar))
-            key = (surplus, disagreements(samples, centres, p_light) if weigh and k < 2 else 0)
+            # a fallback (`two_sets`) takes the place of the best so far on a lower surplus only, as before
+            key = (surplus, disagreements(samples, centres, p_light) if weigh and k < 2 else math.inf)
             if best is None or key < best[0]:
                 best = (key, centres, points, bar, p_light)
             if surplus == 0 and not (weigh and k == 0 and key[1]):  # none to beat: the profile's stand on a tie
@@ -412,8 +415,8 @@ def _set_distances(sample: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[
 def disagreements(samples: dict[int, np.ndarray], centres: dict[str, np.ndarray], p_light: dict[int, float]) -> int:
     """The points whose checkers' colour is nearer one of the two sets `centres` while the colour network, given
     those centres, names the other: fewer with the references that fit the frame. Weighing a profile's colours
-    against the frame's own by it read 0.13 points more on 20 photoreal development sets as drawn, 0.10 steady and
-    0.08 mounted (docs/VISION.md, session 38)."""
+    against the frame's own by it read 0.13 points more, calibrated, on 20 photoreal development sets as drawn, and
+    0.10 on 16 steady ones (0.08 mounted; docs/VISION.md, session 38)."""
     out = 0
     for s, sample in samples.items():
         if s < 24 and s in p_light:

@@ -457,3 +457,54 @@ def test_a_profiles_colours_give_way_to_the_frames_own_where_the_colour_network_
             strip_reader.disagreements = original
         near_profile = max(abs(a - b) for a, b in zip(light, profile["light"])) < 2
         assert near_profile == (taken == "profile"), (profile_says, frame_says, frame_colours, light)
+
+
+@pytest.mark.parametrize("said, taken", [
+    ({"profile": (1, 1), "frame": (1, 1), "fallback": (1, 0)}, "profile"),  # a fallback wins on a lower surplus only
+    ({"profile": (2, 0), "frame": (1, 1), "fallback": (1, 0)}, "frame"),
+    ({"profile": (1, 2), "frame": (1, 1), "fallback": (1, 0)}, "frame"),
+    ({"profile": (2, 1), "frame": (2, 1), "fallback": (1, 0)}, "fallback"),
+    ({"profile": (0, 1), "frame": (0, 0), "fallback": (0, 0)}, "frame"),
+    ({"profile": (0, 0), "frame": (0, 0), "fallback": (0, 0)}, "profile"),
+    ({"profile": (0, 1), "frame": (1, 0), "fallback": (0, 0)}, "profile"),  # no fallback once a guess has none
+])
+def test_the_sets_colours_are_chosen_by_surplus_then_by_disagreements(monkeypatch, said, taken):
+    """(surplus, disagreements) of each guess -> the guess read: the lowest surplus first, then the fewest
+    disagreements between the profile's colours and the frame's own, the earlier on a tie; the fallback split
+    (`two_sets`) is tried only while every guess has a surplus, and taken on a lower one only."""
+    from companion.vision import strip_reader
+    from tools.strip_data import photoreal_label
+
+    sample = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
+    label = json.loads((sample / "train-00011-01.json").read_text())
+    corners, geometry, _, _, _ = photoreal_label(label)
+    image = cv2.imread(str(sample / "train-00011-01.jpg"))
+    lab = {"frame": 200.0, "fallback": 180.0}
+    monkeypatch.setattr(strip_reader, "two_colours", lambda samples: {"light": np.array([lab["frame"], 128, 128]),
+                                                                      "dark": np.array([40.0, 128, 128])})
+    monkeypatch.setattr(strip_reader, "two_sets", lambda samples, weight: {"light": np.array([lab["fallback"], 128, 128]),
+                                                                           "dark": np.array([40.0, 128, 128])})
+    reader = StripReader(corners, geometry, colours={"light": (240.0, 240.0, 240.0), "dark": (30.0, 30.0, 30.0)})
+
+    def guess(centres):
+        light = float(centres["light"][0])
+        return next((name for name, value in lab.items() if abs(light - value) < 1e-6), "profile")
+
+    current, tried = [], []
+    colours = StripReader._colours
+
+    def watched(self, strips, norm, dists, is_point, samples, centres):
+        current.append(guess(centres))
+        tried.append(current[-1])
+        return colours(self, strips, norm, dists, is_point, samples, centres)
+
+    monkeypatch.setattr(StripReader, "_colours", watched)
+    monkeypatch.setattr(strip_reader, "too_many", lambda stacks: said[current[-1]][0])
+    monkeypatch.setattr(strip_reader, "disagreements", lambda samples, centres, p_light: said[guess(centres)][1])
+    chosen = reader.read(image).colours["light"]
+    expected = {name: cv2.cvtColor(np.uint8([[[value, 128, 128]]]), cv2.COLOR_LAB2BGR)[0, 0] for name, value in lab.items()}
+    expected["profile"] = np.array([240.0, 240.0, 240.0])
+    assert max(abs(a - b) for a, b in zip(chosen, expected[taken])) < 2, (tried, chosen)
+    # the fallback only while every guess so far has a surplus; the frame's own only where the profile's may be beaten
+    assert ("fallback" in tried) == (said["profile"][0] > 0 and said["frame"][0] > 0), tried
+    assert ("frame" in tried) == (said["profile"][0] > 0 or said["profile"][1] > 0), tried
