@@ -416,7 +416,7 @@ def disagreements(samples: dict[int, np.ndarray], centres: dict[str, np.ndarray]
     """The points whose checkers' colour is nearer one of the two sets `centres` while the colour network, given
     those centres, names the other: fewer with the references that fit the frame. Weighing a profile's colours
     against the frame's own by it read 0.13 points more, calibrated, on 20 photoreal development sets as drawn, and
-    0.10 on 16 steady ones (0.08 mounted; docs/VISION.md, session 38)."""
+    0.04 on 16 steady ones (0.08 mounted; docs/VISION.md, session 38)."""
     out = 0
     for s, sample in samples.items():
         if s < 24 and s in p_light:
