@@ -78,10 +78,9 @@ AS_DRAWN = (
     PhotorealSet("heldout-mosaic18", "heldout", 196, 6, "development", "session 37's fresh draw (named in session 36)"),
     PhotorealSet("heldout22", "heldout", 1024, 6, "development", "session 38's fresh draw (named in session 37)"),
     PhotorealSet("heldout-mosaic19", "heldout", 202, 6, "development", "session 38's fresh draw (named in session 37)"),
-    PhotorealSet("heldout23", "heldout", 1030, 6, "development",
-                 "session 38's second fresh draw (named in session 38, read after a reader change)"),
+    PhotorealSet("heldout23", "heldout", 1030, 6, "development", "session 38's second fresh draw (named in session 38)"),
     PhotorealSet("heldout-mosaic20", "heldout", 208, 6, "development",
-                 "session 38's second fresh draw (named in session 38, read after a reader change)"),
+                 "session 38's second fresh draw (named in session 38)"),
     PhotorealSet("heldout24", "heldout", 1036, 6, "fresh", "the next fresh draw (named in session 38)"),
     PhotorealSet("heldout-mosaic21", "heldout", 214, 6, "fresh", "the next fresh draw (named in session 38)"),
 )
