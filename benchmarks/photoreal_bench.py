@@ -221,8 +221,8 @@ def main() -> int:
         files = files[:args.limit]
     labels = {p: json.loads(p.with_suffix(".json").read_text()) for p in files}
     profiles = (start_profiles(files, labels, np.random.default_rng(STARTS_SEED), args.jitter, reader=args.reader,
-                               adapt=args.adapt,
-                               learn_empty=not args.no_empty_looks, trust=args.trust) if args.calibrate else {})
+                               adapt=args.adapt, learn_empty=not args.no_empty_looks, trust=args.trust)
+                if args.calibrate else {})
     plays = plays_reaching()
     results, times, corner_errors, not_found = [], [], [], 0
     for path, label, truth, orient, corners in jittered_frames(files, labels, rng, args.jitter, args.calibrate):

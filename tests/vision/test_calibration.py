@@ -485,7 +485,8 @@ def test_calibrate_names_the_users_word_when_the_photo_does_not_show_the_start(t
     photo = tmp_path / "board.png"
     cv2.imwrite(str(photo), image)
     corners = [f"{x:.1f},{y:.1f}" for x, y in image_corners(label)]
-    args = ["calibrate", "--image", str(photo), "--corners", *corners, "--no-markers", "--out", str(tmp_path / "p.toml")]
+    args = ["calibrate", "--image", str(photo), "--corners", *corners, "--no-markers",
+            "--out", str(tmp_path / "p.toml")]
     assert main(args) != 0
     assert "--trust-position" in capsys.readouterr().err and not (tmp_path / "p.toml").exists()
     assert main(args + ["--trust-position"]) == 0

@@ -423,7 +423,7 @@ def test_read_gives_no_position_id_for_a_board_it_is_unsure_is_there(tmp_path, c
     assert "no Position ID: the reading is too unsure" in out and "XGID" not in out
 
 
-def test_a_profiles_colours_give_way_to_the_frames_own_where_the_colour_network_agrees_with_those_more():
+def test_a_profiles_colours_give_way_to_the_frames_own_where_the_colour_network_agrees_with_those_more(monkeypatch):
     """With a profile, the frame's own two colours are weighed against the profile's by how many points the colour
     network names otherwise than the nearer colour (`disagreements`), the profile's kept on a tie; without the
     frame's colours (calibration's own check) the profile's stand."""
@@ -449,12 +449,8 @@ def test_a_profiles_colours_give_way_to_the_frames_own_where_the_colour_network_
             return profile_says if is_profile else frame_says
 
         reader = StripReader(corners, geometry, colours=profile, frame_colours=frame_colours)
-        original = strip_reader.disagreements
-        strip_reader.disagreements = said
-        try:
-            light = reader.read(image).colours["light"]
-        finally:
-            strip_reader.disagreements = original
+        monkeypatch.setattr(strip_reader, "disagreements", said)
+        light = reader.read(image).colours["light"]
         near_profile = max(abs(a - b) for a, b in zip(light, profile["light"])) < 2
         assert near_profile == (taken == "profile"), (profile_says, frame_says, frame_colours, light)
 
@@ -480,10 +476,12 @@ def test_the_sets_colours_are_chosen_by_surplus_then_by_disagreements(monkeypatc
     corners, geometry, _, _, _ = photoreal_label(label)
     image = cv2.imread(str(sample / "train-00011-01.jpg"))
     lab = {"frame": 200.0, "fallback": 180.0}
-    monkeypatch.setattr(strip_reader, "two_colours", lambda samples: {"light": np.array([lab["frame"], 128, 128]),
-                                                                      "dark": np.array([40.0, 128, 128])})
-    monkeypatch.setattr(strip_reader, "two_sets", lambda samples, weight: {"light": np.array([lab["fallback"], 128, 128]),
-                                                                           "dark": np.array([40.0, 128, 128])})
+
+    def sets(light):
+        return {"light": np.array([light, 128, 128]), "dark": np.array([40.0, 128, 128])}
+
+    monkeypatch.setattr(strip_reader, "two_colours", lambda samples: sets(lab["frame"]))
+    monkeypatch.setattr(strip_reader, "two_sets", lambda samples, weight: sets(lab["fallback"]))
     reader = StripReader(corners, geometry, colours={"light": (240.0, 240.0, 240.0), "dark": (30.0, 30.0, 30.0)})
 
     def guess(centres):
@@ -502,7 +500,8 @@ def test_the_sets_colours_are_chosen_by_surplus_then_by_disagreements(monkeypatc
     monkeypatch.setattr(strip_reader, "too_many", lambda stacks: said[current[-1]][0])
     monkeypatch.setattr(strip_reader, "disagreements", lambda samples, centres, p_light: said[guess(centres)][1])
     chosen = reader.read(image).colours["light"]
-    expected = {name: cv2.cvtColor(np.uint8([[[value, 128, 128]]]), cv2.COLOR_LAB2BGR)[0, 0] for name, value in lab.items()}
+    expected = {name: cv2.cvtColor(np.uint8([[[value, 128, 128]]]), cv2.COLOR_LAB2BGR)[0, 0]
+                for name, value in lab.items()}
     expected["profile"] = np.array([240.0, 240.0, 240.0])
     assert max(abs(a - b) for a, b in zip(chosen, expected[taken])) < 2, (tried, chosen)
     # the fallback only while every guess so far has a surplus; the frame's own only where the profile's may be beaten
