@@ -265,7 +265,8 @@ class StripReader:
         points, bar = _at_most_fifteen(points, bar, None if self.measured else trays, samples, centres, p_light)
         busy = covered_points(p, patterned=self.patterned)
         # on a busy board the seen checkers need not make fifteen: those not seen may be under the hand
-        made = _fifteen_a_side(points, bar, dists, p_light, off if busy is None else hidden_or_off(off))
+        made = _fifteen_a_side(points, bar, dists, colour_chances(samples, centres, p_light),
+                               off if busy is None else hidden_or_off(off))
         mended = made != (points, bar)
         points, bar = made
         lap("fifteen")
@@ -439,6 +440,16 @@ def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float |
     return model, 0.0 if sure > 0.3 else model_sure * (1 - sure)
 
 
+def colour_chances(samples: dict[int, np.ndarray], centres: dict[str, np.ndarray],
+                   p_light: dict[int, float]) -> dict[int, float]:
+    """Each place's chance that its checkers are the light set, for the counts made fifteen: on a point, the colour
+    network's word weighed with the nearer set's (`ColourEvidence.chance_of_light`, as `_at_most_fifteen` weighs a
+    renaming); a bar half keeps its own chance (its place's word, with a profile)."""
+    return {s: (ColourEvidence(p, *_set_distances(samples[s], centres)).chance_of_light()
+                if s < 24 and s in samples else p)
+            for s, p in p_light.items()}
+
+
 def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
     """The reading with no set over 15 checkers (`checker_sets`): stacks whose colour evidence is weakest are
     named the other set when one set reads too many. Bar halves count but keep their set (their place says whose
@@ -512,14 +523,14 @@ def hidden_or_off(off: np.ndarray | None) -> np.ndarray:
     return (1 - HIDDEN_ANY) * borne + HIDDEN_ANY / borne.shape[1]
 
 
-def _fifteen_a_side(points, bar, dists, p_light, off=None):
+def _fifteen_a_side(points, bar, dists, chances, off=None):
     """The reading with the counts that together make fifteen a set, the borne-off ones included
     (`checker_sets.counts_making_fifteen`; on a busy board `off` is `hidden_or_off`'s, so at most fifteen); a place
-    so changed is less sure: the whole board chose its count. The colour chances are the colour network's (every
-    place holding checkers has one), so a stack `_at_most_fifteen` renamed may be renamed back; a bar half may
-    change set too, and the referee then takes it as unsure."""
+    so changed is less sure: the whole board chose its count. The colour chances (`colour_chances`: every place
+    holding checkers has one) are the evidence `_at_most_fifteen` weighed, so a stack it renamed may be renamed
+    back; a bar half may change set too, and the referee then takes it as unsure."""
     places = (*points, *bar)
-    best = counts_making_fifteen(dists, [p_light.get(s, 0.5) for s in range(len(places))], off)
+    best = counts_making_fifteen(dists, [chances.get(s, 0.5) for s in range(len(places))], off)
     out = []
     for read, (colour, count) in zip(places, best):
         if (read.colour if read.count else None, read.count) == (colour, count):

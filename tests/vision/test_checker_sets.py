@@ -177,6 +177,37 @@ def test_a_surely_seen_stack_is_named_the_other_set_before_it_is_made_to_vanish(
     assert counts_making_fifteen(seen_as(places, sure=0.99), light) == START_PLACES
 
 
+def test_the_counts_weigh_each_stacks_nearer_set_beside_the_colour_network():
+    """Light reads 16 and dark 14: one lone light checker is the dark set's. The network leans dark on the one whose
+    colour sample lies on the light set's colour, and light on the one whose sample lies halfway: the counts rename
+    the second (`colour_chances`, the evidence `_at_most_fifteen` weighs). On the network's word alone they renamed
+    the first (until session 39)."""
+    places = list(START_PLACES)
+    places[1], places[2] = ("light", 1), ("light", 1)
+    places[16], places[7] = ("light", 2), ("dark", 2)
+    centres = {"light": np.array([90.0, 0.0, 0.0]), "dark": np.array([10.0, 0.0, 0.0])}
+    samples = {s: centres[colour].copy() for s, (colour, _) in enumerate(places) if colour}
+    samples[2] = np.array([50.0, 0.0, 0.0])
+    network = {s: {"light": 0.99, "dark": 0.01}[colour] for s, (colour, _) in enumerate(places) if colour}
+    network[1], network[2] = 0.3, 0.6
+    chances = strip_reader.colour_chances(samples, centres, network)
+    assert chances[1] > chances[2] > 0.5
+    light = [chances.get(s, 0.5) for s in range(26)]
+    expected = list(places)
+    expected[2] = ("dark", 1)
+    assert counts_making_fifteen(seen_as(places), light) == expected
+    on_its_word = counts_making_fifteen(seen_as(places), [network.get(s, 0.5) for s in range(26)])
+    assert on_its_word[1] == ("dark", 1) and on_its_word[2] == ("light", 1)
+
+
+def test_a_stacks_chance_of_light_is_the_evidence_a_renaming_weighs():
+    assert ColourEvidence(None, 5.0, 60.0).chance_of_light() == 0.5  # no network read it: no idea
+    assert ColourEvidence(0.5).chance_of_light() == pytest.approx(0.5)
+    assert ColourEvidence(0.3, 0.0, 40.0).chance_of_light() == pytest.approx(1 / (1 + np.exp(0.847 - 2.0)), abs=1e-3)
+    assert ColourEvidence(1.0).chance_of_light() == pytest.approx(1 / (1 + np.exp(-10.0)))  # capped (`LOGIT_CAP`)
+    assert ColourEvidence(0.8, 40.0, 0.0).chance_of_light() < 0.5  # the sample plainly dark outweighs 0.8
+
+
 def test_nan_says_nothing_and_wins_nothing():
     dists = seen_as(START_PLACES)
     light = colours_of(START_PLACES)
