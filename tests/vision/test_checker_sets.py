@@ -137,6 +137,23 @@ def test_the_trays_as_read_decide_between_a_checker_borne_off_and_one_more_on_a_
         trays, np.array([1.0, 0.5]))) == places
 
 
+def test_the_trays_say_whether_a_set_has_borne_off_more_surely_than_how_many():
+    """Four light checkers borne off, the tray network surely reading three: the strip sure of a lone checker is
+    left as read, and the fourth is taken as borne off. Before session 39 the tray's count was taken at its word
+    and a checker was put on a stack of two."""
+    places = list(START_PLACES)
+    places[18] = ("light", 1)  # light: 2 + 5 + 3 + 1 on the board, 4 borne off
+    trays = np.full((2, 16), 0.05 / 15)
+    trays[0, 3], trays[1, 0] = 0.95, 0.95
+    off = strip_reader.off_chances(trays, np.array([1.0, 0.5]))
+    assert counts_making_fifteen(seen_as(places), colours_of(places), off) == places
+    light = off[0]
+    assert np.isclose(light.sum(), 1.0) and light.argmax() == 3  # the count still leads
+    some = light[1:] / light[1:].sum()
+    assert some[2] > 10 * some.min()  # three borne off, given some; the counts the tray did not say all alike
+    assert np.allclose(np.delete(some, 2), np.delete(some, 2)[0])
+
+
 def test_the_trays_halves_are_the_two_sets_which_is_which_told_by_a_half_holding_checkers():
     holding_two, empty = np.eye(16)[2], np.eye(16)[0]
     light, dark = strip_reader.off_chances(np.vstack([empty, holding_two]), np.array([0.5, 0.1]))  # the second dark
