@@ -159,9 +159,9 @@ COUNT_FLOOR = 1e-4
 COLOUR_CAP = 0.999
 """How sure a stack's colour may be, for the counts: 6.9 nats, under the 9.2 of `COUNT_FLOOR`, so that a surely seen
 stack is named the other set before it is made to vanish. It was 0.98 (3.9 nats) until session 39, when replayed on
-40 photoreal development sets the counts then renamed as many stacks wrongly as rightly; with the nearer set's word
-in each chance (`ColourEvidence.chance_of_light`), 0.999 read 0.28 points more uncalibrated, 0.34 calibrated and
-0.08 calibrated at a mounted camera's corners (docs/VISION.md, session 39)."""
+40 photoreal development sets the counts then renamed 145 stacks wrongly for 174 rightly (uncalibrated); with the
+nearer set's word in each chance (`ColourEvidence.chance_of_light`), 0.999 read 0.28 points more uncalibrated, 0.34
+calibrated and 0.08 calibrated at a mounted camera's corners (docs/VISION.md, session 39)."""
 
 
 def counts_making_fifteen(dists: np.ndarray, light: Sequence[float],
@@ -190,7 +190,7 @@ def counts_making_fifteen(dists: np.ndarray, light: Sequence[float],
             padded[:n + 1, before].transpose(1, 0, 2) + (log_p[place, 1:] + np.log(1 - chance))[:, None, None]])
         choices.append(np.argmax(options, axis=0))  # 0 empty, 1..n light, n+1..2n dark
         best[...] = options.max(axis=0)
-    chances = np.vstack([off_prior(), off_prior()]) if off is None else np.asarray(off, np.float64)
+    chances = np.vstack([off_prior(), off_prior()]) if off is None else np.nan_to_num(np.asarray(off, np.float64))
     by_on_board = np.log(np.maximum(chances[:, ::-1], COUNT_FLOOR))  # k on the board: 15 - k borne off
     total = best + by_on_board[0][:, None] + by_on_board[1][None, :]  # finite: all places empty is always a choice
     light_on, dark_on = np.unravel_index(int(np.argmax(total)), total.shape)

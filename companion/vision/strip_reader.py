@@ -10,7 +10,8 @@ and darkest, or, where that names more than 15 of a set, by `checker_sets.two_se
 its sets when there is one (`named_like`); a colour network names each stack's set beside them, and no set may read
 over 15 (`checker_sets`). The trays of a measured board are cut by its own geometry and read by the tray network
 (`companion.vision.trays`). Last, the counts and sets of all places are chosen together so that each set makes 15
-with its borne-off checkers as the trays were read (`checker_sets.counts_making_fifteen`); where a hand hides some,
+with its borne-off checkers (whether the trays hold some, and half their count's word: `holding_then_count`;
+`checker_sets.counts_making_fifteen`); where a hand hides some,
 so that the checkers not seen are borne off or under the hand (`hidden_or_off`), and no set reads over 15.
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
@@ -510,8 +511,10 @@ def off_chances(dists: np.ndarray, p_light: np.ndarray) -> np.ndarray:
 
 TRAY_COUNT_WORD = 0.5
 """How far the tray network's count is taken once it says a set has borne off; the rest is any count alike. On the
-photoreal development boards it read a borne-off count right 38 times in 283 (93 of them as none): whether a
-tray holds checkers it tells better than how many."""
+photoreal development boards (40 sets, uncalibrated, frames without a hand) a set with checkers borne off had its
+tray read as holding some 190 times in 283 and with the right count 38 times; of 1,785 with none, 1,762 were read
+empty: whether a tray holds checkers it tells better than how many. 0.5 read 0.07 points more than 1.0 (the count
+at its word) uncalibrated, 0.06 calibrated and 0.05 at a mounted camera's corners (docs/VISION.md, session 39)."""
 
 
 def holding_then_count(off: np.ndarray) -> np.ndarray:
@@ -520,7 +523,8 @@ def holding_then_count(off: np.ndarray) -> np.ndarray:
     count's word still tells three borne off from two where a strip half-allows a lone checker to be two (the
     false accusation of session 29)."""
     some = off[:, 1:]
-    given_some = some / np.maximum(some.sum(axis=1, keepdims=True), 1e-12)
+    total = some.sum(axis=1, keepdims=True)
+    given_some = np.where(total > 1e-12, some / np.maximum(total, 1e-12), 1.0 / some.shape[1])  # no word: alike
     given_some = TRAY_COUNT_WORD * given_some + (1 - TRAY_COUNT_WORD) / given_some.shape[1]
     return np.hstack([off[:, :1], (1 - off[:, :1]) * given_some])
 
@@ -545,7 +549,10 @@ def _fifteen_a_side(points, bar, dists, chances, off=None):
     (`checker_sets.counts_making_fifteen`; on a busy board `off` is `hidden_or_off`'s, so at most fifteen); a place
     so changed is less sure: the whole board chose its count. The colour chances (`colour_chances`: every place
     holding checkers has one) are the evidence `_at_most_fifteen` weighed, so a stack it renamed may be renamed
-    back; a bar half may change set too, and the referee then takes it as unsure."""
+    back, and a stack whose network and nearer set disagree (read by the network, `_colour`) may be renamed on
+    their weighed word though the totals do not ask it, marking the board mended (naming it so in `_colour` as
+    well read fewer points; docs/VISION.md, session 39); a bar half may change set too, and the referee then takes
+    it as unsure."""
     places = (*points, *bar)
     best = counts_making_fifteen(dists, [chances.get(s, 0.5) for s in range(len(places))], off)
     out = []
@@ -606,4 +613,4 @@ def _neighbours(slots: np.ndarray) -> bool:
 
 __all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "PATTERN_HAND",
            "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "StripReader", "checker_colours", "colour_input", "covered_points",
-           "hidden_or_off", "off_chances"]
+           "hidden_or_off", "off_chances", "TRAY_COUNT_WORD", "colour_chances", "holding_then_count"]
