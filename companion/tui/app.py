@@ -291,14 +291,15 @@ class CompanionApp(App):
         self.query_one("#command", Input).focus()
 
     def _while_shown(self, refresh):
-        """`refresh` for a timer. A last tick can come while the app shuts down, after its screen is gone: that one
-        does nothing (it used to raise NoMatches out of the timer and fail the exit). A widget missing while the
-        screen is there is a bug, and raises."""
+        """`refresh` for a timer. A last tick can come while the app shuts down, once its widgets are going: that
+        one does nothing (it used to raise NoMatches out of the timer and fail the exit; a shutdown stops the app
+        running before it removes the screen's widgets, so a screen still attached does not say the app is up). A
+        widget missing while the app runs and its screen is there is a bug, and raises."""
         def tick() -> None:
             try:
                 refresh()
             except NoMatches:
-                if self.default_screen.is_attached:
+                if self.is_running and self.default_screen.is_attached:
                     raise
         return tick
 
