@@ -2,13 +2,17 @@
 with other constants: seconds instead of minutes per trial, the same figures as the benchmark.
 
     python tools/replay_fifteen.py record --dir /work/data/photoreal/dev --out dev.pkl [--calibrate]
-    python tools/replay_fifteen.py replay dev.pkl more.pkl --hidden-any 0.75 0.9 --colour-cap 0.98 0.995
+    python tools/replay_fifteen.py replay dev.pkl more.pkl --hidden-any 0.75 0.9 --colour-cap 0.98 0.995 \
+        --distance-weight 0 0.05 --tray-count-word 0.5 1
 
 `record` runs `benchmarks/photoreal_bench.py` (same frames, same jitter) with the step's inputs kept for every
-frame: the strips' count distributions, the colour chances, the trays' chances, whether the board was busy, and
-each place's truth. `replay` runs `checker_sets.counts_making_fifteen` again on them and prints points right and
-frames fully right (points and bar, as the benchmark judges them) for each setting; the recorded constants
-reproduce the benchmark's figures exactly. Only the last step is replayed: what the networks saw is fixed.
+frame: the strips' count distributions, the colour network's chances and each stack's colour distances to the two
+sets, the trays' chances as the tray network gave them, whether the board was busy, and each place's truth.
+`replay` makes the step's colour chances (`strip_reader.colour_chances`) and borne-off chances (`off_chances`'
+last part, `hidden_or_off` on a busy board) again from those, runs `checker_sets.counts_making_fifteen`, and prints
+points right and frames fully right (points and bar, as the benchmark judges them) for each setting; the recorded
+constants reproduce the benchmark's figures exactly. Only the last step is replayed: what the networks saw is
+fixed. Files recorded before session 39 kept the chances already made, and do not replay today's reader.
 """
 
 from __future__ import annotations
@@ -36,51 +40,60 @@ def record(bench_args: list[str], out: Path) -> None:
     frames: list[dict] = []
     step: dict = {}
     fifteen, covered, judge = strip_reader._fifteen_a_side, strip_reader.covered_points, photoreal_bench.judge
+    chances, holding = strip_reader.colour_chances, strip_reader.holding_then_count
 
     def covered_kept(p, patterned=False):
         step["busy"] = covered(p, patterned=patterned)
         return step["busy"]
 
-    def fifteen_kept(points, bar, dists, p_light, off=None):
-        # on a busy board `off` is already `hidden_or_off`'s: keep the trays' own chances, which it was given
-        trays = step.pop("trays") if "trays" in step else (None if off is None else np.array(off))
-        step["inputs"] = (np.array(dists), dict(p_light), trays)
-        return fifteen(points, bar, dists, p_light, off)
+    def chances_kept(samples, centres, p_light):
+        distances = {s: strip_reader._set_distances(samples[s], centres) for s in p_light if s < 24 and s in samples}
+        step["colour"] = (dict(p_light), distances)
+        return chances(samples, centres, p_light)
 
-    def hidden_kept(off):
-        step["trays"] = None if off is None else np.array(off)
-        return hidden_or_off(off)
+    def holding_kept(off):
+        step["trays"] = np.array(off)  # the trays' chances as the tray network gave them, per set
+        return holding(off)
+
+    def fifteen_kept(points, bar, dists, p_light, off=None):
+        step["inputs"] = (np.array(dists), *step.pop("colour"), step.pop("trays", None))
+        return fifteen(points, bar, dists, p_light, off)
 
     def judge_kept(reading, orient, label):
         out = judge(reading, orient, label)
-        dists, p_light, trays = step.pop("inputs")
+        dists, p_light, distances, trays = step.pop("inputs")
         busy = step.pop("busy") is not None
         frames.append({"name": label.get("board_id"), "frame": label.get("frame_index"), "busy": busy,
-                       "dists": dists, "light": p_light, "trays": trays,
+                       "dists": dists, "light": p_light, "distances": distances, "trays": trays,
                        "truth": photoreal_bench.place_truths(orient, label),
                        "read": [(r.colour if r.count else None, r.count) for r in (*reading.points, *reading.bar)]})
         return out
 
-    hidden_or_off = strip_reader.hidden_or_off
     strip_reader.covered_points, strip_reader._fifteen_a_side = covered_kept, fifteen_kept
-    strip_reader.hidden_or_off = hidden_kept
+    strip_reader.colour_chances, strip_reader.holding_then_count = chances_kept, holding_kept
     photoreal_bench.judge = judge_kept
     sys.argv = ["photoreal_bench.py", *bench_args]
     try:
         photoreal_bench.main()
     finally:
         strip_reader.covered_points, strip_reader._fifteen_a_side = covered, fifteen
-        strip_reader.hidden_or_off, photoreal_bench.judge = hidden_or_off, judge
+        strip_reader.colour_chances, strip_reader.holding_then_count = chances, holding
+        photoreal_bench.judge = judge
     out.write_bytes(pickle.dumps(frames))
     print(f"recorded {len(frames)} frames to {out}")
 
 
 def replay_frame(frame: dict) -> list[tuple[str | None, int]]:
     """The step again on one recorded frame, with the module constants as they are now."""
+    chances = {s: (checker_sets.ColourEvidence(p, *frame["distances"][s]).chance_of_light()
+                   if s in frame["distances"] else p) for s, p in frame["light"].items()}
     off = frame["trays"]
+    if off is not None:
+        off = (strip_reader.TRAYS_TRUSTED * strip_reader.holding_then_count(off)
+               + (1 - strip_reader.TRAYS_TRUSTED) * checker_sets.off_prior()[None, :])
     if frame["busy"]:
         off = strip_reader.hidden_or_off(off)
-    light = [frame["light"].get(s, 0.5) for s in range(len(frame["dists"]))]
+    light = [chances.get(s, 0.5) for s in range(len(frame["dists"]))]
     return checker_sets.counts_making_fifteen(frame["dists"], light, off)
 
 
@@ -113,6 +126,8 @@ def main() -> int:
     rep.add_argument("--hidden-any", type=float, nargs="+", default=[strip_reader.HIDDEN_ANY])
     rep.add_argument("--colour-cap", type=float, nargs="+", default=[checker_sets.COLOUR_CAP])
     rep.add_argument("--count-floor", type=float, nargs="+", default=[checker_sets.COUNT_FLOOR])
+    rep.add_argument("--distance-weight", type=float, nargs="+", default=[checker_sets.DISTANCE_WEIGHT])
+    rep.add_argument("--tray-count-word", type=float, nargs="+", default=[strip_reader.TRAY_COUNT_WORD])
     args, rest = parser.parse_known_args()
     if args.command == "record":
         record(rest, args.out)
@@ -122,11 +137,13 @@ def main() -> int:
     frames = [f for path in args.files for f in pickle.loads(path.read_bytes())]
     right, seen, full = score(frames, [f["read"] for f in frames])
     print(f"as read: {100 * right / max(seen, 1):.2f} % of {seen} points, {full} of {len(frames)} frames fully right")
-    for hidden_any, cap, floor in itertools.product(args.hidden_any, args.colour_cap, args.count_floor):
+    for hidden_any, cap, floor, weight, word in itertools.product(args.hidden_any, args.colour_cap, args.count_floor,
+                                                                  args.distance_weight, args.tray_count_word):
         strip_reader.HIDDEN_ANY, checker_sets.COLOUR_CAP, checker_sets.COUNT_FLOOR = hidden_any, cap, floor
+        checker_sets.DISTANCE_WEIGHT, strip_reader.TRAY_COUNT_WORD = weight, word
         right, seen, full = score(frames, [replay_frame(f) for f in frames])
-        print(f"HIDDEN_ANY {hidden_any:g}, COLOUR_CAP {cap:g}, COUNT_FLOOR {floor:g}: "
-              f"{100 * right / max(seen, 1):.2f} % ({right}), {full} frames fully right")
+        print(f"HIDDEN_ANY {hidden_any:g}, COLOUR_CAP {cap:g}, COUNT_FLOOR {floor:g}, DISTANCE_WEIGHT {weight:g}, "
+              f"TRAY_COUNT_WORD {word:g}: {100 * right / max(seen, 1):.2f} % ({right}), {full} frames fully right")
     return 0
 
 

@@ -37,3 +37,12 @@ def test_a_changed_constant_is_replayed(recorded, monkeypatch):
     monkeypatch.setattr(checker_sets, "COLOUR_CAP", 0.5)
     right, seen, _ = replay_fifteen.score(recorded, [replay_fifteen.replay_frame(f) for f in recorded])
     assert right < seen
+
+
+def test_the_colour_distances_are_replayed_not_read_back(recorded, monkeypatch):
+    # every stack's colour distance made to speak for the other set, loudly: the replay must weigh them again
+    assert any(f["distances"] for f in recorded)
+    monkeypatch.setattr(checker_sets, "DISTANCE_WEIGHT", -1.0)
+    right, seen, _ = replay_fifteen.score(recorded, [replay_fifteen.replay_frame(f) for f in recorded])
+    assert right < seen
+
