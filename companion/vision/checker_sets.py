@@ -160,8 +160,9 @@ COLOUR_CAP = 0.999
 """How sure a stack's colour may be, for the counts: 6.9 nats, under the 9.2 of `COUNT_FLOOR`, so that a surely seen
 stack is named the other set before it is made to vanish. It was 0.98 (3.9 nats) until session 39, when replayed on
 40 photoreal development sets the counts then renamed 145 stacks wrongly for 174 rightly (uncalibrated); with the
-nearer set's word in each chance (`ColourEvidence.chance_of_light`), 0.999 read 0.28 points more uncalibrated, 0.34
-calibrated and 0.08 calibrated at a mounted camera's corners (docs/VISION.md, session 39)."""
+nearer set's word in each chance (`ColourEvidence.chance_of_light`), the two together read 0.28 points more
+uncalibrated, 0.34 calibrated and 0.08 calibrated at a mounted camera's corners (the cap's own share about 0.16,
+0.20 and 0.05; docs/VISION.md, session 39)."""
 
 
 def counts_making_fifteen(dists: np.ndarray, light: Sequence[float],

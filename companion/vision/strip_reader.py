@@ -512,7 +512,7 @@ def off_chances(dists: np.ndarray, p_light: np.ndarray) -> np.ndarray:
 TRAY_COUNT_WORD = 0.5
 """How far the tray network's count is taken once it says a set has borne off; the rest is any count alike. On the
 photoreal development boards (40 sets, uncalibrated, frames without a hand) a set with checkers borne off had its
-tray read as holding some 190 times in 283 and with the right count 38 times; of 1,785 with none, 1,762 were read
+tray read as holding some 191 times in 284 and with the right count 38 times; of 1,784 with none, 1,762 were read
 empty: whether a tray holds checkers it tells better than how many. 0.5 read 0.07 points more than 1.0 (the count
 at its word) uncalibrated, 0.06 calibrated and 0.05 at a mounted camera's corners (docs/VISION.md, session 39)."""
 
