@@ -82,12 +82,13 @@ AS_DRAWN = (
                  "session 38's second fresh draw (named in session 38)"),
     PhotorealSet("heldout-mosaic20", "heldout", 208, 6, "development",
                  "session 38's second fresh draw (named in session 38)"),
-    PhotorealSet("heldout24", "heldout", 1036, 6, "fresh", "the next fresh draw (named in session 38)"),
-    PhotorealSet("heldout-mosaic21", "heldout", 214, 6, "fresh", "the next fresh draw (named in session 38)"),
-    PhotorealSet("heldout25", "heldout", 1042, 6, "fresh", "the draw after the next (named in session 38)"),
-    PhotorealSet("heldout-mosaic22", "heldout", 220, 6, "fresh", "the draw after the next (named in session 38)"),
-    PhotorealSet("heldout26", "heldout", 1048, 6, "fresh", "a draw in reserve (named in session 39)"),
-    PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "fresh", "a draw in reserve (named in session 39)"),
+    PhotorealSet("heldout24", "heldout", 1036, 6, "development", "session 39's fresh draw (named in session 38)"),
+    PhotorealSet("heldout-mosaic21", "heldout", 214, 6, "development",
+                 "session 39's fresh draw (named in session 38)"),
+    PhotorealSet("heldout25", "heldout", 1042, 6, "fresh", "the next fresh draw (named in session 38)"),
+    PhotorealSet("heldout-mosaic22", "heldout", 220, 6, "fresh", "the next fresh draw (named in session 38)"),
+    PhotorealSet("heldout26", "heldout", 1048, 6, "fresh", "the draw after the next (named in session 39)"),
+    PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "fresh", "the draw after the next (named in session 39)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 

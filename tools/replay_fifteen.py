@@ -7,7 +7,8 @@ with other constants: seconds instead of minutes per trial, the same figures as 
 
 `record` runs `benchmarks/photoreal_bench.py` (same frames, same jitter) with the step's inputs kept for every
 frame: the strips' count distributions, the colour network's chances and each stack's colour distances to the two
-sets, the trays' chances as the tray network gave them, whether the board was busy, and each place's truth.
+sets, the trays' chances per set (`off_chances`' halves named, before `holding_then_count` and `TRAYS_TRUSTED`),
+whether the board was busy, and each place's truth.
 `replay` makes the step's colour chances (`strip_reader.colour_chances`) and borne-off chances (`off_chances`'
 last part, `hidden_or_off` on a busy board) again from those, runs `checker_sets.counts_making_fifteen`, and prints
 points right and frames fully right (points and bar, as the benchmark judges them) for each setting; the recorded
@@ -52,12 +53,12 @@ def record(bench_args: list[str], out: Path) -> None:
         return chances(samples, centres, p_light)
 
     def holding_kept(off):
-        step["trays"] = np.array(off)  # the trays' chances as the tray network gave them, per set
+        step["trays"] = np.array(off)  # the trays' chances per set, before the holding word and the trust
         return holding(off)
 
-    def fifteen_kept(points, bar, dists, p_light, off=None):
+    def fifteen_kept(points, bar, dists, chances, off=None):
         step["inputs"] = (np.array(dists), *step.pop("colour"), step.pop("trays", None))
-        return fifteen(points, bar, dists, p_light, off)
+        return fifteen(points, bar, dists, chances, off)
 
     def judge_kept(reading, orient, label):
         out = judge(reading, orient, label)
@@ -135,6 +136,8 @@ def main() -> int:
     if rest:
         parser.error(f"unknown arguments: {' '.join(rest)}")
     frames = [f for path in args.files for f in pickle.loads(path.read_bytes())]
+    if any("distances" not in f for f in frames):
+        parser.error("recorded before session 39 (no colour distances): record the frames again")
     right, seen, full = score(frames, [f["read"] for f in frames])
     print(f"as read: {100 * right / max(seen, 1):.2f} % of {seen} points, {full} of {len(frames)} frames fully right")
     for hidden_any, cap, floor, weight, word in itertools.product(args.hidden_any, args.colour_cap, args.count_floor,

@@ -13,7 +13,7 @@ explains the surplus, or where the trays show the other set has no room.
 The rule says more than "at most": each set has exactly 15 on the points, the bar and the trays together.
 `counts_making_fifteen` reads the whole board at once: the counts and sets of all places that are likeliest
 together, given each strip's distribution over counts, each stack's colour evidence and the checkers borne off (the
-trays as read, or a prior). A 5 read 6, a tower's hidden sixth checker, a lone checker read empty: each is
+trays' chances, `strip_reader.off_chances`, or a prior). A 5 read 6, a tower's hidden sixth checker, a lone checker read empty: each is
 mended where the strip's own second guess makes the set whole.
 
 The two sets' colours themselves come from the stacks' samples; when the usual split (by the lightest and the
@@ -161,8 +161,8 @@ COLOUR_CAP = 0.999
 stack is named the other set before it is made to vanish. It was 0.98 (3.9 nats) until session 39, when replayed on
 40 photoreal development sets the counts then renamed 145 stacks wrongly for 174 rightly (uncalibrated); with the
 nearer set's word in each chance (`ColourEvidence.chance_of_light`), the two together read 0.28 points more
-uncalibrated, 0.34 calibrated and 0.08 calibrated at a mounted camera's corners (the cap's own share about 0.16,
-0.20 and 0.05; docs/VISION.md, session 39)."""
+uncalibrated, 0.34 calibrated and 0.08 calibrated at a mounted camera's corners (of which the cap's, given the
+word, about 0.16, 0.20 and 0.05; docs/VISION.md, session 39)."""
 
 
 def counts_making_fifteen(dists: np.ndarray, light: Sequence[float],
@@ -171,7 +171,7 @@ def counts_making_fifteen(dists: np.ndarray, light: Sequence[float],
     each set has 15 checkers once its borne-off ones are added: each strip's own distribution over 0..15 (`dists`,
     26x16) says how likely each count is, `light` how likely its checkers are the light set (0.5: no idea), and
     the checkers not on the board are borne off: `off` (2x16) says how likely each count borne off is for the light
-    and the dark set (as the trays were read), else `off_prior` for both. A dynamic programme over the places, its
+    and the dark set (the trays' chances, `strip_reader.off_chances`), else `off_prior` for both. A dynamic programme over the places, its
     state the checkers of each set so far. Returns (colour, count) a place, (None, 0) where empty."""
     n = CHECKERS
     # a NaN says nothing: it must not win an argmax

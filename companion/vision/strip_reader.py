@@ -10,9 +10,10 @@ and darkest, or, where that names more than 15 of a set, by `checker_sets.two_se
 its sets when there is one (`named_like`); a colour network names each stack's set beside them, and no set may read
 over 15 (`checker_sets`). The trays of a measured board are cut by its own geometry and read by the tray network
 (`companion.vision.trays`). Last, the counts and sets of all places are chosen together so that each set makes 15
-with its borne-off checkers (whether the trays hold some, and half their count's word: `holding_then_count`;
-`checker_sets.counts_making_fifteen`); where a hand hides some,
-so that the checkers not seen are borne off or under the hand (`hidden_or_off`), and no set reads over 15.
+with its borne-off checkers (`checker_sets.counts_making_fifteen`: the trays' word on whether a set has borne off
+some, and half their count's, `holding_then_count`; each stack's colour weighed as the renaming weighs it,
+`colour_chances`); where a hand hides some, so that the checkers not seen are borne off or under the hand
+(`hidden_or_off`), and no set reads over 15.
 
 A hand over the board is the same output: a few points (the rest plainly points) that are "not a point" are
 covered by something, and the reading is `busy` (the photoreal training strips a hand hides are labelled "not a
@@ -493,8 +494,8 @@ TRAYS_SURE_AT_MOST = 0.5
 on the development boards were wrong, and they kept the referee from plays the points told. Its counts still
 make each set fifteen (`off_chances`) and are reported."""
 TRAYS_TRUSTED = 0.8
-"""How far the counts are made fifteen by the trays as read; the rest by `off_prior` (a tray network wrong surely
-must not move a point's count on its own)."""
+"""How far the counts are made fifteen by the trays' chances (`holding_then_count`'s); the rest by `off_prior` (a
+tray network wrong surely must not move a point's count on its own)."""
 
 
 def off_chances(dists: np.ndarray, p_light: np.ndarray) -> np.ndarray:
@@ -612,5 +613,5 @@ def _neighbours(slots: np.ndarray) -> bool:
 
 
 __all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "PATTERN_HAND",
-           "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "StripReader", "checker_colours", "colour_input", "covered_points",
-           "hidden_or_off", "off_chances", "TRAY_COUNT_WORD", "colour_chances", "holding_then_count"]
+           "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "TRAY_COUNT_WORD", "StripReader", "checker_colours", "colour_chances",
+           "colour_input", "covered_points", "hidden_or_off", "holding_then_count", "off_chances"]

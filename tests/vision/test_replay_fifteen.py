@@ -5,6 +5,7 @@ import pickle
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,3 +47,21 @@ def test_the_colour_distances_are_replayed_not_read_back(recorded, monkeypatch):
     right, seen, _ = replay_fifteen.score(recorded, [replay_fifteen.replay_frame(f) for f in recorded])
     assert right < seen
 
+
+def test_the_trays_chances_are_replayed_with_their_holding_word(monkeypatch):
+    """A frame with four light checkers borne off, its tray sure of three (as in `test_checker_sets`): replayed with
+    half the count's word the strips stand; with the count at its word a checker is put on a stack of two. The
+    sample's frames bear nothing off, so this one is made."""
+    import companion.vision.strip_reader as strip_reader
+    from tests.vision.test_checker_sets import START_PLACES, colours_of, seen_as
+
+    places = list(START_PLACES)
+    places[18] = ("light", 1)
+    trays = np.full((2, 16), 0.05 / 15)
+    trays[0, 3], trays[1, 0] = 0.95, 0.95  # per set, light then dark, before the holding word and the trust
+    frame = {"busy": False, "dists": seen_as(places), "trays": trays, "distances": {},
+             "light": {s: c for s, c in enumerate(colours_of(places)) if places[s][0]}}
+    monkeypatch.setattr(strip_reader, "TRAY_COUNT_WORD", 0.5)
+    assert replay_fifteen.replay_frame(frame) == places
+    monkeypatch.setattr(strip_reader, "TRAY_COUNT_WORD", 1.0)
+    assert replay_fifteen.replay_frame(frame)[0] == ("light", 3)
