@@ -47,10 +47,12 @@ def record(bench_args: list[str], out: Path) -> None:
         step["busy"] = covered(p, patterned=patterned)
         return step["busy"]
 
-    def chances_kept(samples, centres, p_light):
-        distances = {s: strip_reader._set_distances(samples[s], centres) for s in p_light if s < 24 and s in samples}
-        step["colour"] = (dict(p_light), distances)
-        return chances(samples, centres, p_light)
+    def chances_kept(evidence):
+        p_light = {s: e.p_light for s, e in enumerate(evidence) if e.p_light is not None}
+        distances = {s: (e.to_light, e.to_dark) for s, e in enumerate(evidence)
+                     if s < 24 and e.p_light is not None and e.to_light is not None}
+        step["colour"] = (p_light, distances)
+        return chances(evidence)
 
     def holding_kept(off):
         step["trays"] = np.array(off)  # the trays' chances per set, before the holding word and the trust

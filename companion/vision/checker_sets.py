@@ -13,8 +13,8 @@ explains the surplus, or where the trays show the other set has no room.
 The rule says more than "at most": each set has exactly 15 on the points, the bar and the trays together.
 `counts_making_fifteen` reads the whole board at once: the counts and sets of all places that are likeliest
 together, given each strip's distribution over counts, each stack's colour evidence and the checkers borne off (the
-trays' chances, `strip_reader.off_chances`, or a prior). A 5 read 6, a tower's hidden sixth checker, a lone checker read empty: each is
-mended where the strip's own second guess makes the set whole.
+trays' chances, `strip_reader.off_chances`, or a prior). A 5 read 6, a tower's hidden sixth checker, a lone checker
+read empty: each is mended where the strip's own second guess makes the set whole.
 
 The two sets' colours themselves come from the stacks' samples; when the usual split (by the lightest and the
 darkest sample) names more than 15 of a set, `two_sets` splits them again, robust to glare spots and to metal
@@ -171,8 +171,9 @@ def counts_making_fifteen(dists: np.ndarray, light: Sequence[float],
     each set has 15 checkers once its borne-off ones are added: each strip's own distribution over 0..15 (`dists`,
     26x16) says how likely each count is, `light` how likely its checkers are the light set (0.5: no idea), and
     the checkers not on the board are borne off: `off` (2x16) says how likely each count borne off is for the light
-    and the dark set (the trays' chances, `strip_reader.off_chances`), else `off_prior` for both. A dynamic programme over the places, its
-    state the checkers of each set so far. Returns (colour, count) a place, (None, 0) where empty."""
+    and the dark set (the trays' chances, `strip_reader.off_chances`), else `off_prior` for both. A dynamic
+    programme over the places, its state the checkers of each set so far. Returns (colour, count) a place, (None, 0)
+    where empty."""
     n = CHECKERS
     # a NaN says nothing: it must not win an argmax
     log_p = np.log(np.maximum(np.nan_to_num(np.asarray(dists, np.float64)[:, :n + 1]), COUNT_FLOOR))

@@ -264,10 +264,11 @@ class StripReader:
                       else (self._read_trays(image, centres), None))
         lap("trays")
         # the tray network's counts are never sure: they make the counts fifteen below, but take no room here
-        points, bar = _at_most_fifteen(points, bar, None if self.measured else trays, samples, centres, p_light)
+        evidence = colour_evidence(samples, centres, p_light)  # one weighing for both rules below
+        points, bar = _at_most_fifteen(points, bar, None if self.measured else trays, evidence)
         busy = covered_points(p, patterned=self.patterned)
         # on a busy board the seen checkers need not make fifteen: those not seen may be under the hand
-        made = _fifteen_a_side(points, bar, dists, colour_chances(samples, centres, p_light),
+        made = _fifteen_a_side(points, bar, dists, colour_chances(evidence),
                                off if busy is None else hidden_or_off(off))
         mended = made != (points, bar)
         points, bar = made
@@ -442,22 +443,26 @@ def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float |
     return model, 0.0 if sure > 0.3 else model_sure * (1 - sure)
 
 
-def colour_chances(samples: dict[int, np.ndarray], centres: dict[str, np.ndarray],
-                   p_light: dict[int, float]) -> dict[int, float]:
-    """Each place's chance that its checkers are the light set, for the counts made fifteen: on a point, the colour
-    network's word weighed with the nearer set's (`ColourEvidence.chance_of_light`, as `_at_most_fifteen` weighs a
-    renaming); a bar half keeps its own chance (its place's word, with a profile)."""
-    return {s: (ColourEvidence(p, *_set_distances(samples[s], centres)).chance_of_light()
-                if s < 24 and s in samples else p)
-            for s, p in p_light.items()}
+def colour_evidence(samples: dict[int, np.ndarray], centres: dict[str, np.ndarray],
+                    p_light: dict[int, float]) -> list[ColourEvidence]:
+    """Each of the 26 places' colour evidence: the colour network's P(light) and its colour sample's distances to
+    the two sets `centres`; what `_at_most_fifteen` renames by and `colour_chances` gives the counts."""
+    return [ColourEvidence(p_light.get(s), *(_set_distances(samples[s], centres) if s in samples else ()))
+            for s in range(26)]
 
 
-def _at_most_fifteen(points, bar, trays, samples, centres, p_light):
-    """The reading with no set over 15 checkers (`checker_sets`): stacks whose colour evidence is weakest are
-    named the other set when one set reads too many. Bar halves count but keep their set (their place says whose
-    they are); checkers seen in the trays take room from the set that would receive the flipped stacks."""
-    evidence = [ColourEvidence(p_light.get(s), *(_set_distances(samples[s], centres) if s in samples else ()))
-                for s in range(26)]
+def colour_chances(evidence: Sequence[ColourEvidence]) -> dict[int, float]:
+    """Each place's chance that its checkers are the light set, for the counts made fifteen, where the colour
+    network read it: on a point, the network's word weighed with the nearer set's (`ColourEvidence.chance_of_light`,
+    as `_at_most_fifteen` weighs a renaming); a bar half keeps its own chance (its place's word, with a profile)."""
+    return {s: (e.chance_of_light() if s < 24 and e.to_light is not None else e.p_light)
+            for s, e in enumerate(evidence) if e.p_light is not None}
+
+
+def _at_most_fifteen(points, bar, trays, evidence: Sequence[ColourEvidence]):
+    """The reading with no set over 15 checkers (`checker_sets`): stacks whose colour evidence (`colour_evidence`)
+    is weakest are named the other set when one set reads too many. Bar halves count but keep their set (their place
+    says whose they are); checkers seen in the trays take room from the set that would receive the flipped stacks."""
     stacks = [Stack(read.colour, read.count, read.low) for read in points]
     stacks += [Stack(half.colour, half.count, half.low, may_flip=False) for half in bar]
     off = {"light": 0, "dark": 0}
@@ -614,4 +619,4 @@ def _neighbours(slots: np.ndarray) -> bool:
 
 __all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "PATTERN_HAND",
            "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "TRAY_COUNT_WORD", "StripReader", "checker_colours", "colour_chances",
-           "colour_input", "covered_points", "hidden_or_off", "holding_then_count", "off_chances"]
+           "colour_evidence", "colour_input", "covered_points", "hidden_or_off", "holding_then_count", "off_chances"]

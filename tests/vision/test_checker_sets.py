@@ -197,7 +197,7 @@ def test_a_surely_seen_stack_is_named_the_other_set_before_it_is_made_to_vanish(
 def test_the_counts_weigh_each_stacks_nearer_set_beside_the_colour_network():
     """Light reads 16 and dark 14: one lone light checker is the dark set's. The network leans dark on the one whose
     colour sample lies on the light set's colour, and light on the one whose sample lies halfway: the counts rename
-    the second (`colour_chances`, the evidence `_at_most_fifteen` weighs). On the network's word alone they renamed
+    the second (`colour_chances`, of the evidence `_at_most_fifteen` weighs). On the network's word alone they renamed
     the first (until session 39)."""
     places = list(START_PLACES)
     places[1], places[2] = ("light", 1), ("light", 1)
@@ -207,7 +207,7 @@ def test_the_counts_weigh_each_stacks_nearer_set_beside_the_colour_network():
     samples[2] = np.array([50.0, 0.0, 0.0])
     network = {s: {"light": 0.99, "dark": 0.01}[colour] for s, (colour, _) in enumerate(places) if colour}
     network[1], network[2] = 0.3, 0.6
-    chances = strip_reader.colour_chances(samples, centres, network)
+    chances = strip_reader.colour_chances(strip_reader.colour_evidence(samples, centres, network))
     assert chances[1] > chances[2] > 0.5
     light = [chances.get(s, 0.5) for s in range(26)]
     expected = list(places)
