@@ -422,8 +422,10 @@ def _slot_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: fl
 def _spread(dist: np.ndarray) -> tuple[int, int, int]:
     """The best count of a distribution over counts, and the range of those at least SPREAD likely."""
     best = int(np.argmax(dist))
-    possible = np.append(np.nonzero(dist >= SPREAD)[0], best)  # a flat distribution has no count that likely
-    return best, int(possible.min()), int(possible.max())
+    likely = np.flatnonzero(dist >= SPREAD)  # in order; a flat distribution has no count that likely
+    if not len(likely):
+        return best, best, best
+    return best, min(int(likely[0]), best), max(int(likely[-1]), best)
 
 
 def _half_read(dist: np.ndarray, sample: np.ndarray | None, centres, p_light: float) -> HalfRead:

@@ -48,8 +48,8 @@ from companion.vision.orientation import Orientation
 from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, home_halves, tray_halves, tray_side, two_colours)
-from companion.vision.strips import (BAR_BOTTOM, BAR_TOP, BEFORE, PX_PER_POINT, STRIP_W, StripCutter, mm_to_image,
-                                     network_input, normalisation, strip_frames)
+from companion.vision.strips import (BAR_BOTTOM, BAR_TOP, BEFORE, PX_PER_POINT, STRIP_W, Pyramid, StripCutter,
+                                     centred, mm_to_image, network_input, normalisation, strip_frames)
 from companion.vision.trays import BEFORE as TRAY_BEFORE
 from companion.vision.trays import HALVES, tray_cutter, tray_frames, tray_input
 from companion.vision.trays import PX_PER_POINT as TRAY_PX_PER_POINT
@@ -134,6 +134,7 @@ class StripReader:
         self.frame_colours = frame_colours
         self.orientation = orientation
         self.empty_looks = empty_looks
+        self._nudged: tuple[StripCutter, StripCutter] | None = None
         self._look_points, self._look_hidden = np.zeros(0, int), np.zeros((0, 0))
         if empty_looks is not None and len(empty_looks):
             self._look_points, x = empty_looks.network_input()
@@ -149,12 +150,11 @@ class StripReader:
     def _run(self, strips: np.ndarray, norm: tuple[np.ndarray, float] | None) -> tuple[np.ndarray, ...]:
         """`look`'s answer, and the last hidden layer of the strips as cut (what empty looks and an adapted head
         were learnt from; the head is applied to the mirrored strips too)."""
-        x = network_input(strips, norm)
-        n = len(x)
+        n = len(strips)
         # each strip is read as cut and mirrored (the network learnt both), and the two answers averaged: a
         # steadier count where one look alone wavers (94.60 -> 95.33 % of points on the photoreal development
         # sets; the colour network read so did worse, 95.18 %)
-        logits, offsets, hidden = self.network.outputs(np.concatenate([x, x[..., ::-1]]))
+        logits, offsets, hidden = self.network.outputs(network_input(strips, norm, mirrored=True))
         if self.head is not None:
             logits = hidden.astype(np.float64) @ self.head[0] + self.head[1]
         logits = logits.astype(np.float64)
@@ -164,22 +164,27 @@ class StripReader:
         return ((p[:n] + p[n:]) / 2, (offsets[:n] - offsets[n:]).astype(np.float64) / 2,
                 hidden[:n].astype(np.float64))
 
-    def _read_doubtful_again(self, image: np.ndarray, p: np.ndarray, norm: tuple[np.ndarray, float]) -> None:
+    def _read_doubtful_again(self, image: Pyramid, p: np.ndarray, norm: tuple[np.ndarray, float]) -> None:
         """Averages into `p` the answers for the doubtful strips cut from corners `NUDGE` px in and out: the
-        answer that holds as the corners move a little. Only the doubtful strips are cut (their maps built for
-        them alone) and read, both cuts in one run, so a clear board costs nothing."""
+        answer that holds as the corners move a little. Only the doubtful strips are cut and read, both cuts in one
+        run, so a clear board costs nothing; the two cuts' image places are worked out once per reader."""
         doubtful = np.nonzero(p.max(axis=1) < DOUBTFUL)[0]
         if not len(doubtful):
             return
-        corners = np.asarray(self.corners, np.float64)
-        out = corners - corners.mean(axis=0)
-        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-        frames = strip_frames(self.geometry)[doubtful]
-        strips = np.concatenate([StripCutter(tuple(map(tuple, corners + k * NUDGE * out)), self.geometry,
-                                             frames).cut(image) for k in (-1, 1)])
+        strips = np.concatenate([cutter.subset(doubtful).cut(image) for cutter in self._nudged_cutters()])
         again = self._run(strips, norm)[0]
         n = len(doubtful)
         p[doubtful] = (p[doubtful] + again[:n] + again[n:]) / 3
+
+    def _nudged_cutters(self) -> tuple[StripCutter, StripCutter]:
+        """Cutters of all strips from the corners `NUDGE` px in and out (made on the first doubtful frame)."""
+        if self._nudged is None:
+            corners = np.asarray(self.corners, np.float64)
+            out = corners - corners.mean(axis=0)
+            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+            self._nudged = tuple(StripCutter(tuple(map(tuple, corners + k * NUDGE * out)), self.geometry)
+                                 for k in (-1, 1))
+        return self._nudged
 
     def empty_likeness(self, hidden: np.ndarray) -> np.ndarray:
         """For each point (24, image order), the cosine between its hidden layer and the nearest of its empty
@@ -209,10 +214,11 @@ class StripReader:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
             raise NotABoard("the frame is not a colour image")
         lap = Laps()
-        strips = self.cutter.cut(image)
+        pyramid = Pyramid(image)  # every cut below is from this frame, most from the same halving
+        strips = self.cutter.cut(pyramid)
         norm = normalisation(strips)
         p, _, hidden = self._run(strips, norm)
-        self._read_doubtful_again(image, p, norm)
+        self._read_doubtful_again(pyramid, p, norm)
         likeness = self.empty_likeness(hidden)
         # still as it looked empty: a point, and empty, whatever its grain made the network think (a point the
         # network reads empty anyway keeps its own answer and confidence)
@@ -260,7 +266,7 @@ class StripReader:
         # the tray model learnt the simulator's board, cut by its standard plane; a board measured otherwise has
         # its trays cut by its own geometry and read by the tray network (every tray the model read as holding
         # checkers on the photoreal development boards was wrong)
-        trays, off = (self._read_measured_trays(image, norm, centres) if self.measured
+        trays, off = (self._read_measured_trays(pyramid, norm, centres) if self.measured
                       else (self._read_trays(image, centres), None))
         lap("trays")
         # the tray network's counts are never sure: they make the counts fifteen below, but take no room here
@@ -307,14 +313,14 @@ class StripReader:
         top, bottom = tray_halves(image, self.plane, side)
         return {side: (_tray_half(top, centres, self.trays_model), _tray_half(bottom, centres, self.trays_model))}
 
-    def _read_measured_trays(self, image: np.ndarray, norm: tuple[np.ndarray, float], centres: dict[str, np.ndarray]
+    def _read_measured_trays(self, image: Pyramid, norm: tuple[np.ndarray, float], centres: dict[str, np.ndarray]
                              ) -> tuple[dict[str, tuple[HalfRead, HalfRead]] | None, np.ndarray | None]:
         """Both sides' tray halves read by the tray network, or the profile's side only, and how likely each count
         borne off is per set (`off_chances`); (None, None) where the trays are not in the picture. Without a
         profile the side is left to whoever knows the orientation (`ImageReading.to_board_reading`): from the
         picture alone (`tray_side`) it was right on about two photoreal frames in three. The counts are made
         fifteen with the side `home_halves` names, as `read --json` reports it."""
-        h, w = image.shape[:2]
+        h, w = image.level(0).shape[:2]
         inner = self._tray_corners
         in_picture = {side for side in ("left", "right")
                       if all(np.all((inner[k] >= 0) & (inner[k] < (w, h))) for k, (s, _) in enumerate(HALVES)
@@ -383,9 +389,8 @@ def colour_input(strips: np.ndarray, which: np.ndarray, light_lab: np.ndarray, d
     sets' colours as flat planes, all centred and scaled by the whole board's look (`norm`, its `normalisation`,
     when the caller has it). (n, 9, COLOUR_ROWS, STRIP_W)."""
     mean, std = norm or normalisation(strips)
-    crops = (strips[which, :COLOUR_ROWS].astype(np.float32) - mean) / std
     out = np.empty((len(which), 9, COLOUR_ROWS, STRIP_W), np.float32)
-    out[:, :3] = crops.transpose(0, 3, 1, 2)
+    centred(strips[which, :COLOUR_ROWS], mean, std, out[:, :3])
     for k, lab in enumerate((light_lab, dark_lab)):
         bgr = cv2.cvtColor(np.uint8([[np.clip(lab, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0].astype(np.float32)
         out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[None, :, None, None]
@@ -411,9 +416,11 @@ def named_like(centres: dict[str, np.ndarray], known: dict[str, np.ndarray],
 
 def _set_distances(sample: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[float, float]:
     """A colour sample's distances (Lab, lightness weighed by `LIGHTNESS_WEIGHT`) to the light and the dark set."""
-    w = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
-    return (float(np.linalg.norm((sample - centres["light"]) * w)),
-            float(np.linalg.norm((sample - centres["dark"]) * w)))
+    to_light, to_dark = (sample - centres["light"]) * _WEIGHTS, (sample - centres["dark"]) * _WEIGHTS
+    return math.sqrt(to_light.dot(to_light)), math.sqrt(to_dark.dot(to_dark))  # np.linalg.norm's sum, without its checks
+
+
+_WEIGHTS = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
 
 
 def disagreements(samples: dict[int, np.ndarray], centres: dict[str, np.ndarray], p_light: dict[int, float]) -> int:
@@ -434,7 +441,7 @@ def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float |
     shading and glare). When the two disagree the network decides and the reading is marked unsure."""
     d_light, d_dark = _set_distances(sample, centres)
     colour, near, far = ("light", d_light, d_dark) if d_light <= d_dark else ("dark", d_dark, d_light)
-    sure = float(np.clip(2 * (far - near) / (far + near + 1e-6), 0, 1))
+    sure = min(max(2 * (far - near) / (far + near + 1e-6), 0.0), 1.0)
     if p_light is None:
         return colour, sure
     model, model_sure = ("light" if p_light >= 0.5 else "dark"), abs(p_light - 0.5) * 2

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.rules.layout import BoardGeometry
-from companion.vision.strips import StripCutter
+from companion.vision.strips import StripCutter, centred
 
 TRAY_W, TRAY_H = 48, 84
 """Pixels across (outwards from the playing area) and along (from the board's middle outwards) a tray half."""
@@ -75,7 +75,7 @@ def tray_input(halves: np.ndarray, first_lab: np.ndarray, second_lab: np.ndarray
     mean = np.asarray(norm[0], np.float32).reshape(-1, 3)
     std = np.asarray(norm[1], np.float32).reshape(-1, 1)
     out = np.empty((len(halves), 9, TRAY_H, TRAY_W), np.float32)
-    out[:, :3] = ((halves.astype(np.float32) - mean[:, None, None]) / std[:, None, None]).transpose(0, 3, 1, 2)
+    centred(halves, mean, std, out[:, :3])
     for k, lab in enumerate((first_lab, second_lab)):
         labs = np.clip(np.asarray(lab, np.float64).reshape(-1, 3), 0, 255).astype(np.uint8)
         bgr = cv2.cvtColor(labs[None], cv2.COLOR_LAB2BGR)[0].astype(np.float32)

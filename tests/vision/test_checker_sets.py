@@ -237,6 +237,71 @@ def test_nan_says_nothing_and_wins_nothing():
     assert np.allclose(nothing_said[0], np.eye(16)[0]) and np.allclose(nothing_said[1, 1:], nothing_said[1, 1])
 
 
+def _counts_by_gathering(dists, light, off=None):
+    """`counts_making_fifteen` as session 39 wrote it (each place's shifted states gathered by index, not viewed):
+    the reference its faster form must match move for move, ties included."""
+    from companion.vision.checker_sets import COLOUR_CAP, COUNT_FLOOR, off_prior
+    n = 15
+    log_p = np.log(np.maximum(np.nan_to_num(np.asarray(dists, np.float64)[:, :n + 1]), COUNT_FLOOR))
+    before = np.arange(n + 1)[None, :] - np.arange(1, n + 1)[:, None]
+    before[before < 0] = n + 1
+    padded = np.full((n + 2, n + 2), -np.inf)
+    best = padded[:n + 1, :n + 1]
+    best[0, 0] = 0.0
+    choices = []
+    for place in range(len(log_p)):
+        chance = float(np.clip(np.nan_to_num(float(light[place]), nan=0.5), 1 - COLOUR_CAP, COLOUR_CAP))
+        options = np.concatenate([
+            (best + log_p[place, 0])[None],
+            padded[before, :n + 1] + (log_p[place, 1:] + np.log(chance))[:, None, None],
+            padded[:n + 1, before].transpose(1, 0, 2) + (log_p[place, 1:] + np.log(1 - chance))[:, None, None]])
+        choices.append(np.argmax(options, axis=0))
+        best[...] = options.max(axis=0)
+    chances = np.vstack([off_prior(), off_prior()]) if off is None else np.nan_to_num(np.asarray(off, np.float64))
+    by_on_board = np.log(np.maximum(chances[:, ::-1], COUNT_FLOOR))
+    total = best + by_on_board[0][:, None] + by_on_board[1][None, :]
+    light_on, dark_on = np.unravel_index(int(np.argmax(total)), total.shape)
+    out = []
+    for which in reversed(choices):
+        k = int(which[light_on, dark_on])
+        if k == 0:
+            out.append((None, 0))
+        elif k <= n:
+            out.append(("light", k))
+            light_on -= k
+        else:
+            out.append(("dark", k - n))
+            dark_on -= k - n
+    return out[::-1]
+
+
+def test_the_counts_made_fifteen_choose_as_the_plain_dynamic_programme_does():
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        dists = rng.dirichlet(np.full(16, rng.uniform(0.05, 2.0)), 26)
+        if trial % 3 == 0:
+            dists = np.round(dists, 1)  # ties, which both must break alike
+        light = rng.uniform(0, 1, 26).tolist() if trial % 5 else [0.5] * 26
+        light[trial % 26] = float("nan") if trial % 7 == 0 else light[trial % 26]
+        off = None if trial % 2 else rng.dirichlet(np.ones(16), 2)
+        assert counts_making_fifteen(dists, light, off) == _counts_by_gathering(dists, light, off)
+
+
+def test_the_sides_medians_are_numpys_nanmedian_without_masked_arrays():
+    import warnings
+
+    from companion.vision.checker_sets import _medians
+
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        values = rng.normal(0, 50, (int(rng.integers(1, 30)), 3))
+        members = rng.random((40, len(values))) < rng.uniform(0, 1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a row with no member
+            expected = np.nanmedian(np.where(members[..., None], values[None], np.nan), axis=1)
+        assert np.array_equal(_medians(values, members), expected, equal_nan=True)
+
+
 def start_read():
     """A rendered start, a strip reader for it, and its reading as the networks give it (right)."""
     scene = Scene.from_position(Position.start(), 0)

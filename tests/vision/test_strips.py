@@ -17,7 +17,8 @@ from companion.vision.calibrate import known_counts, measure
 from companion.vision.geometry import fit_bar
 from companion.vision.profile import Profile
 from companion.vision.strip_reader import FIRST_CHECKER, StripReader, named_like
-from companion.vision.strips import STRIP_H, STRIP_W, StripCutter, mm_to_image, strip_frames, strip_grid, strip_pixels
+from companion.vision.strips import (STRIP_H, STRIP_W, Pyramid, StripCutter, centred, mm_to_image, network_input,
+                                     normalisation, strip_frames, strip_grid, strip_pixels)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
 """Path-traced frames and their labels, committed (`companion.sim.photoreal`)."""
@@ -193,6 +194,36 @@ def test_only_the_doubtful_strips_are_read_again_from_nudged_corners_and_average
     assert looked_again == [2]  # strip 0 cut twice, read in one run
     assert np.isclose(p[0, 5], (0.6 + 1 + 1) / 3) and np.isclose(p[0, 4], 0.4 / 3)
     assert np.array_equal(p[1:], before[1:])
+
+
+def test_a_subset_of_a_cutter_and_a_shared_pyramid_cut_exactly_as_cutters_of_their_own():
+    """The doubtful strips' second cuts take their image places from the reader's cutters of all 26, and every cut
+    of a read halves the frame once: the strips are the same bytes as cutters made for them alone would cut."""
+    image, corners = _render(Position.start())
+    big = cv2.resize(image, None, fx=1.6, fy=1.6)  # a board this large is halved before it is cut
+    big_corners = tuple((1.6 * x, 1.6 * y) for x, y in corners)
+    pyramid = Pyramid(big)
+    whole = StripCutter(big_corners, STANDARD)
+    assert whole._maps[2] >= 1
+    some = np.array([3, 17, 24])
+    own = StripCutter(big_corners, STANDARD, strip_frames()[some])
+    assert np.array_equal(whole.subset(some).cut(pyramid), own.cut(big))
+    assert np.array_equal(whole.subset(some)._frames, own._frames)
+    assert np.array_equal(whole.cut(pyramid)[some], own.cut(pyramid))
+    assert pyramid.level(1) is pyramid.level(1) and pyramid.level(0) is big
+
+
+def test_strips_are_centred_per_channel_as_the_networks_learnt_them():
+    rng = np.random.default_rng(0)
+    strips = rng.integers(0, 256, (5, STRIP_H, STRIP_W, 3), dtype=np.uint8)
+    mean, std = normalisation(strips)
+    plain = ((strips.astype(np.float32) - mean) / np.float32(std)).transpose(0, 3, 1, 2)
+    assert np.array_equal(network_input(strips, (mean, std)), plain)
+    both = network_input(strips, (mean, std), mirrored=True)
+    assert np.array_equal(both[:5], plain) and np.array_equal(both[5:], plain[..., ::-1])
+    means, stds = rng.uniform(0, 255, (5, 3)).astype(np.float32), np.arange(1, 6, dtype=np.float32)  # per item
+    own = ((strips.astype(np.float32) - means[:, None, None]) / stds[:, None, None, None]).transpose(0, 3, 1, 2)
+    assert np.array_equal(centred(strips, means, stds), own)
 
 
 def test_the_board_test_tells_a_board_from_noise():
