@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import onnx
 import torch
 from onnx import numpy_helper
@@ -53,6 +54,7 @@ def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
     for node, (name, conv, (norm_name, norm)) in zip(folded, convs):
         weight = torch.from_numpy(values[node.input[1]].copy())
         bias = torch.from_numpy(values[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(len(weight))
+        weight, bias = _unpadded(weight, bias, tuple(conv.weight.shape))
         if tuple(weight.shape) != tuple(conv.weight.shape):
             raise ValueError(f"{path}: {name} is {tuple(weight.shape)}, the model's {tuple(conv.weight.shape)}")
         state[f"{name}.weight"] = weight
@@ -78,6 +80,16 @@ def state_from_onnx(model: nn.Module, path: Path) -> dict[str, torch.Tensor]:
     return state
 
 
+def _unpadded(weight: torch.Tensor, bias: torch.Tensor, shape: tuple[int, ...]) -> tuple[torch.Tensor, torch.Tensor]:
+    """A convolution's weight and bias without the zero channels `pad_widths` added past the model's `shape`."""
+    out, into = shape[:2]
+    if weight.shape[0] < out or weight.shape[1] < into or not (weight.shape[0] > out or weight.shape[1] > into):
+        return weight, bias
+    if weight[out:].any() or weight[:, into:].any() or bias[out:].any():
+        raise ValueError("a convolution wider than the model's has channels past its width that are not zero")
+    return weight[:out, :into].contiguous(), bias[:out].contiguous()
+
+
 def start_from(model: nn.Module, path: Path, shape: tuple[int, ...]) -> bool:
     """Load `path` into `model`: a `.pt` state as it is, or a shipped `.onnx` file rebuilt and checked against ONNX
     Runtime on input of `shape`. True when it came from ONNX: call `freeze_batch_norm` after each `train()`."""
@@ -99,7 +111,6 @@ def freeze_batch_norm(model: nn.Module) -> None:
 def check_against_onnx(model: nn.Module, path: Path, shape: tuple[int, ...], tolerance: float = 1e-3) -> float:
     """The largest difference between `model` (in eval mode, first output) and ONNX Runtime running `path` on
     random input of `shape`; raises if it is over `tolerance` (the state was rebuilt wrong)."""
-    import numpy as np
     import onnxruntime
 
     session = onnxruntime.InferenceSession(str(path))

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.layout import STANDARD  # noqa: E402
 from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from  # noqa: E402
+from tools.onnx_widths import pad_widths  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
 from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
 from companion.vision.strips import STRIP_W  # noqa: E402
@@ -240,6 +241,7 @@ def main() -> int:
     torch.onnx.export(model, torch.zeros(1, 9, COLOUR_ROWS, STRIP_W), str(args.out), input_names=["crops"],
                       output_names=["first_set"], dynamic_axes={"crops": {0: "n"}, "first_set": {0: "n"}},
                       opset_version=17, dynamo=False)
+    pad_widths(args.out)  # the same function, faster under ONNX Runtime (tools/onnx_widths.py)
     print(f"saved {args.out}")
     return 0
 

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.strips import STRIP_H, STRIP_W  # noqa: E402
 from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from  # noqa: E402
+from tools.onnx_widths import pad_widths  # noqa: E402
 
 CLASSES = 17
 
@@ -173,6 +174,7 @@ def main() -> int:
                       output_names=["logits", "offset", "hidden"],
                       dynamic_axes={"strips": {0: "n"}, "logits": {0: "n"}, "offset": {0: "n"}, "hidden": {0: "n"}},
                       opset_version=17, dynamo=False)
+    pad_widths(args.out)  # the same function, faster under ONNX Runtime (tools/onnx_widths.py)
     head = model.head[4]
     np.savez(args.out.with_name("strips_head.npz"), weights=head.weight.detach().numpy().T.copy(),
              bias=head.bias.detach().numpy().copy())

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.trays import COUNTS, TRAY_H, TRAY_W, tray_input  # noqa: E402
 from tools.onnx_state import conv_blocks, one_cycle  # noqa: E402
+from tools.onnx_widths import pad_widths  # noqa: E402
 
 
 class TrayNet(nn.Module):
@@ -146,6 +147,7 @@ def main() -> int:
                       output_names=["counts", "first_set"],
                       dynamic_axes={"halves": {0: "n"}, "counts": {0: "n"}, "first_set": {0: "n"}},
                       opset_version=17, dynamo=False)
+    pad_widths(args.out)  # the same function, faster under ONNX Runtime (tools/onnx_widths.py)
     print(f"saved {args.out}")
     return 0
 

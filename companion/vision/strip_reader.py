@@ -417,7 +417,8 @@ def named_like(centres: dict[str, np.ndarray], known: dict[str, np.ndarray],
 def _set_distances(sample: np.ndarray, centres: dict[str, np.ndarray]) -> tuple[float, float]:
     """A colour sample's distances (Lab, lightness weighed by `LIGHTNESS_WEIGHT`) to the light and the dark set."""
     to_light, to_dark = (sample - centres["light"]) * _WEIGHTS, (sample - centres["dark"]) * _WEIGHTS
-    return math.sqrt(to_light.dot(to_light)), math.sqrt(to_dark.dot(to_dark))  # np.linalg.norm's sum, without its checks
+    # np.linalg.norm's own sum, without its checks: a few microseconds, some fifty times a frame
+    return math.sqrt(to_light.dot(to_light)), math.sqrt(to_dark.dot(to_dark))
 
 
 _WEIGHTS = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
