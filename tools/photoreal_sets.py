@@ -89,6 +89,8 @@ AS_DRAWN = (
     PhotorealSet("heldout-mosaic22", "heldout", 220, 6, "fresh", "the next fresh draw (named in session 38)"),
     PhotorealSet("heldout26", "heldout", 1048, 6, "fresh", "the draw after the next (named in session 39)"),
     PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "fresh", "the draw after the next (named in session 39)"),
+    PhotorealSet("heldout27", "heldout", 1054, 6, "fresh", "a third draw in reserve (named in session 40)"),
+    PhotorealSet("heldout-mosaic24", "heldout", 232, 6, "fresh", "a third draw in reserve (named in session 40)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 
@@ -102,7 +104,8 @@ def steady_twin(of: PhotorealSet) -> PhotorealSet:
 STEADY_TWINS = ("heldout13", "heldout-mosaic10", "heldout19", "heldout20", "heldout-mosaic16", "heldout-mosaic17",
                 "heldout14", "heldout15", "heldout16", "heldout-mosaic11", "heldout-mosaic12", "heldout-mosaic13",
                 "heldout21", "heldout-mosaic18", "heldout22", "heldout-mosaic19", "heldout23", "heldout-mosaic20",
-                "heldout24", "heldout-mosaic21", "heldout25", "heldout-mosaic22", "heldout26", "heldout-mosaic23")
+                "heldout24", "heldout-mosaic21", "heldout25", "heldout-mosaic22", "heldout26", "heldout-mosaic23",
+                "heldout27", "heldout-mosaic24")
 """The sets also rendered steady, in the order they were named."""
 
 SETS = {s.name: s for s in AS_DRAWN + tuple(steady_twin(next(a for a in AS_DRAWN if a.name == name))
