@@ -85,12 +85,13 @@ AS_DRAWN = (
     PhotorealSet("heldout24", "heldout", 1036, 6, "development", "session 39's fresh draw (named in session 38)"),
     PhotorealSet("heldout-mosaic21", "heldout", 214, 6, "development",
                  "session 39's fresh draw (named in session 38)"),
-    PhotorealSet("heldout25", "heldout", 1042, 6, "fresh", "the next fresh draw (named in session 38)"),
-    PhotorealSet("heldout-mosaic22", "heldout", 220, 6, "fresh", "the next fresh draw (named in session 38)"),
-    PhotorealSet("heldout26", "heldout", 1048, 6, "fresh", "the draw after the next (named in session 39)"),
-    PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "fresh", "the draw after the next (named in session 39)"),
-    PhotorealSet("heldout27", "heldout", 1054, 6, "fresh", "a third draw in reserve (named in session 40)"),
-    PhotorealSet("heldout-mosaic24", "heldout", 232, 6, "fresh", "a third draw in reserve (named in session 40)"),
+    PhotorealSet("heldout25", "heldout", 1042, 6, "development", "session 40's fresh draw (named in session 38)"),
+    PhotorealSet("heldout-mosaic22", "heldout", 220, 6, "development",
+                 "session 40's fresh draw (named in session 38)"),
+    PhotorealSet("heldout26", "heldout", 1048, 6, "fresh", "the next fresh draw (named in session 39)"),
+    PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "fresh", "the next fresh draw (named in session 39)"),
+    PhotorealSet("heldout27", "heldout", 1054, 6, "fresh", "the draw after the next (named in session 40)"),
+    PhotorealSet("heldout-mosaic24", "heldout", 232, 6, "fresh", "the draw after the next (named in session 40)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 
