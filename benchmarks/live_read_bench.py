@@ -11,8 +11,10 @@ to `--size` first. Also timed, the one-off read of `companion read IMG --corners
 measured on the photo (`fit_bar`), a reader made, the frame read.
 
 Everything runs on one thread (OpenCV's and ONNX Runtime's). With `--against`, the same measurement runs in
-subprocesses on the other checkout's code (this script, that checkout's `companion`), the two alternating
-`--rounds` times, and the medians are printed side by side with their ratio.
+subprocesses on the other checkout's code (this script, that checkout's `companion`, `benchmarks` and `tools`: it
+needs `calibrate(..., position=)`, `photoreal_bench.true_board` and `strip_data.photoreal_label`, as from session
+39), the two taking turns to go first over `--rounds`, and the medians are printed side by side with their ratio
+(with a warning where the two calibrated different boards, and so timed different frames).
 """
 
 from __future__ import annotations
@@ -104,8 +106,9 @@ def main() -> int:
     if args.against:
         checkouts[str(args.against)] = args.against
     results: dict[str, list[dict]] = {name: [] for name in checkouts}
-    for _ in range(args.rounds if args.against else 1):
-        for name, code in checkouts.items():
+    for round_ in range(args.rounds if args.against else 1):
+        order = list(checkouts.items())
+        for name, code in order[::-1] if round_ % 2 else order:  # each side goes first in turn
             command = [sys.executable, __file__, "--worker", "--code", str(code), "--size", args.size,
                        "--repeat", str(args.repeat), *(f"--dir={d}" for d in dirs)]
             env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(code.resolve())}
@@ -114,6 +117,9 @@ def main() -> int:
                 raise SystemExit(f"{name}: {done.stderr.strip() or done.stdout.strip()}")
             results[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
     first = next(iter(results.values()))[0]
+    counts = {name: {run["frames"] for run in runs} for name, runs in results.items()}
+    if len(set().union(*counts.values())) > 1:  # each side calibrates with its own code: one may refuse a board
+        print(f"warning: the sides timed different frames ({counts}): the ratio compares unlike sets", file=sys.stderr)
     print(f"live board read, {first['frames']} frames at {args.size} from {', '.join(map(str, dirs))}, one thread; "
           f"medians in ms over {args.rounds if args.against else 1} run(s) each [budget: 15 ms]")
     print(f"{'':24s}" + "".join(f"{name[-28:]:>30s}" for name in results) + ("       ratio" if args.against else ""))

@@ -49,7 +49,7 @@ from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, home_halves, tray_halves, tray_side, two_colours)
 from companion.vision.strips import (BAR_BOTTOM, BAR_TOP, BEFORE, PX_PER_POINT, STRIP_W, Pyramid, StripCutter,
-                                     centred, mm_to_image, network_input, normalisation, strip_frames)
+                                     StripPlaces, centred, mm_to_image, network_input, normalisation, strip_frames)
 from companion.vision.trays import BEFORE as TRAY_BEFORE
 from companion.vision.trays import HALVES, tray_cutter, tray_frames, tray_input
 from companion.vision.trays import PX_PER_POINT as TRAY_PX_PER_POINT
@@ -136,7 +136,7 @@ class StripReader:
         self.frame_colours = frame_colours
         self.orientation = orientation
         self.empty_looks = empty_looks
-        self._nudged: tuple[StripCutter, StripCutter] | None = None
+        self._nudged: tuple[StripPlaces, ...] | None = None  # the second look's image places (`_nudged_cutters`)
         self._look_points, self._look_hidden = np.zeros(0, int), np.zeros((0, 0))
         if empty_looks is not None and len(empty_looks):
             self._look_points, x = empty_looks.network_input()
@@ -166,27 +166,30 @@ class StripReader:
         return ((p[:n] + p[n:]) / 2, (offsets[:n] - offsets[n:]).astype(np.float64) / 2,
                 hidden[:n].astype(np.float64))
 
-    def _read_doubtful_again(self, image: Pyramid, p: np.ndarray, norm: tuple[np.ndarray, float]) -> None:
+    def _read_doubtful_again(self, image: np.ndarray | Pyramid, p: np.ndarray, norm: tuple[np.ndarray, float]
+                             ) -> None:
         """Averages into `p` the answers for the doubtful strips cut from corners `NUDGE` px in and out: the
         answer that holds as the corners move a little. Only the doubtful strips are cut and read, both cuts in one
-        run, so a clear board costs nothing; the two cuts' image places are worked out once per reader."""
+        run, so a clear board costs nothing."""
         doubtful = np.nonzero(p.max(axis=1) < DOUBTFUL)[0]
         if not len(doubtful):
             return
-        strips = np.concatenate([cutter.subset(doubtful).cut(image) for cutter in self._nudged_cutters()])
+        strips = np.concatenate([cutter.cut(image) for cutter in self._nudged_cutters(doubtful)])
         again = self._run(strips, norm)[0]
         n = len(doubtful)
         p[doubtful] = (p[doubtful] + again[:n] + again[n:]) / 3
 
-    def _nudged_cutters(self) -> tuple[StripCutter, StripCutter]:
-        """Cutters of all strips from the corners `NUDGE` px in and out (made on the first doubtful frame)."""
+    def _nudged_cutters(self, strips: np.ndarray) -> list[StripCutter]:
+        """Cutters of `strips` from the corners `NUDGE` px in and out. Where each strip's pixels lie from those corners
+        is kept by the reader (`StripPlaces`) and worked out only for a strip not cut so before: the same cuts as
+        cutters made afresh, for less (NUDGE is taken the first time)."""
         if self._nudged is None:
             corners = np.asarray(self.corners, np.float64)
             out = corners - corners.mean(axis=0)
             out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-            self._nudged = tuple(StripCutter(tuple(map(tuple, corners + k * NUDGE * out)), self.geometry)
+            self._nudged = tuple(StripPlaces(tuple(map(tuple, corners + k * NUDGE * out)), self.geometry)
                                  for k in (-1, 1))
-        return self._nudged
+        return [places.cutter(strips) for places in self._nudged]
 
     def empty_likeness(self, hidden: np.ndarray) -> np.ndarray:
         """For each point (24, image order), the cosine between its hidden layer and the nearest of its empty

@@ -136,24 +136,15 @@ class StripCutter:
     """Strip frames other than the board's own (training jitters them); None for `strip_frames(geometry)`."""
     size: tuple[int, int] = (STRIP_H, STRIP_W)
     """Each strip's pixels along and across (the trays' are cut by the same means, at their own size)."""
-    _frames: np.ndarray = field(default=None, init=False, repr=False)  # type: ignore[assignment]
-    _pixels: np.ndarray = field(default=None, init=False, repr=False)  # type: ignore[assignment]
+    pixels: np.ndarray | None = field(default=None, repr=False)
+    """Where each strip pixel lies in the image, when already worked out for these frames (`StripPlaces`)."""
     _maps: tuple = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._frames = frames = strip_frames(self.geometry) if self.frames is None else self.frames
-        self._pixels = strip_pixels(frames, mm_to_image(self.corners, self.geometry), self.size)
-        self._maps = _maps(self._pixels)
-
-    def subset(self, strips: np.ndarray) -> StripCutter:
-        """A cutter of these strips alone, cut exactly as a cutter made for their frames would cut them, without
-        working out their image places again."""
-        out = object.__new__(StripCutter)
-        out.corners, out.geometry, out.size = self.corners, self.geometry, self.size
-        out.frames = out._frames = self._frames[strips]
-        out._pixels = self._pixels[strips]
-        out._maps = _maps(out._pixels)
-        return out
+        if self.pixels is None:
+            frames = strip_frames(self.geometry) if self.frames is None else self.frames
+            self.pixels = strip_pixels(frames, mm_to_image(self.corners, self.geometry), self.size)
+        self._maps = _maps(self.pixels)
 
     def cut(self, image: np.ndarray | Pyramid) -> np.ndarray:
         """The strips of `image` (or of the frame a `Pyramid` holds): (n, height, width, 3) uint8."""
@@ -161,6 +152,29 @@ class StripCutter:
         src = (image if isinstance(image, Pyramid) else Pyramid(image)).level(shrink)
         out = cv2.remap(src, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return out.reshape(n, *self.size, 3)
+
+
+class StripPlaces:
+    """Where the pixels of each strip of one board placement lie in the image, worked out for a strip the first
+    time a cutter of it is asked for, then kept: the second look cuts a few doubtful strips each frame from the same
+    nudged corners, and needs neither the image places of all 26 nor those of its strips again."""
+
+    def __init__(self, corners, geometry: BoardGeometry = STANDARD) -> None:
+        self.corners, self.geometry = corners, geometry
+        self._frames = strip_frames(geometry)
+        self._homography = mm_to_image(corners, geometry)
+        self._pixels: dict[int, np.ndarray] = {}
+
+    def cutter(self, strips) -> StripCutter:
+        """A cutter of `strips`, cutting exactly as `StripCutter(corners, geometry, strip_frames(geometry)[strips])`
+        does (each strip's pixels are its own rows of the same arithmetic; how far to halve the image is decided
+        over these strips, as that cutter decides it)."""
+        strips = [int(s) for s in strips]
+        missing = [s for s in dict.fromkeys(strips) if s not in self._pixels]
+        if missing:
+            self._pixels.update(zip(missing, strip_pixels(self._frames[missing], self._homography)))
+        return StripCutter(self.corners, self.geometry, self._frames[strips],
+                           pixels=np.stack([self._pixels[s] for s in strips]))
 
 
 def _maps(pixels: np.ndarray) -> tuple:
@@ -213,5 +227,5 @@ def network_input(strips: np.ndarray, norm: tuple[np.ndarray, float] | None = No
 
 
 __all__ = ["ACROSS", "ALONG", "BAR_BOTTOM", "BAR_TOP", "BEFORE", "STRIPS", "STRIP_H", "STRIP_W", "Pyramid",
-           "StripCutter", "centred", "jittered_frames", "mm_to_image", "network_input", "normalisation", "strip_frames",
-           "strip_grid", "strip_pixels"]
+           "StripCutter", "StripPlaces", "centred", "jittered_frames", "mm_to_image", "network_input", "normalisation",
+           "strip_frames", "strip_grid", "strip_pixels"]

@@ -17,8 +17,8 @@ from companion.vision.calibrate import known_counts, measure
 from companion.vision.geometry import fit_bar
 from companion.vision.profile import Profile
 from companion.vision.strip_reader import FIRST_CHECKER, StripReader, named_like
-from companion.vision.strips import (STRIP_H, STRIP_W, Pyramid, StripCutter, centred, mm_to_image, network_input,
-                                     normalisation, strip_frames, strip_grid, strip_pixels)
+from companion.vision.strips import (STRIP_H, STRIP_W, Pyramid, StripCutter, StripPlaces, centred, mm_to_image,
+                                     network_input, normalisation, strip_frames, strip_grid, strip_pixels)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
 """Path-traced frames and their labels, committed (`companion.sim.photoreal`)."""
@@ -196,21 +196,32 @@ def test_only_the_doubtful_strips_are_read_again_from_nudged_corners_and_average
     assert np.array_equal(p[1:], before[1:])
 
 
-def test_a_subset_of_a_cutter_and_a_shared_pyramid_cut_exactly_as_cutters_of_their_own():
-    """The doubtful strips' second cuts take their image places from the reader's cutters of all 26, and every cut
-    of a read halves the frame once: the strips are the same bytes as cutters made for them alone would cut."""
+def test_kept_strip_places_and_a_shared_pyramid_cut_exactly_as_cutters_of_their_own():
+    """The doubtful strips' second cuts take their image places from those the reader keeps (`StripPlaces`), and every
+    cut of a read halves the frame once: the strips are the same bytes as cutters made for them alone would cut."""
     image, corners = _render(Position.start())
     big = cv2.resize(image, None, fx=1.6, fy=1.6)  # a board this large is halved before it is cut
     big_corners = tuple((1.6 * x, 1.6 * y) for x, y in corners)
     pyramid = Pyramid(big)
-    whole = StripCutter(big_corners, STANDARD)
+    whole, places = StripCutter(big_corners, STANDARD), StripPlaces(big_corners, STANDARD)
     assert whole._maps[2] >= 1
     some = np.array([3, 17, 24])
     own = StripCutter(big_corners, STANDARD, strip_frames()[some])
-    assert np.array_equal(whole.subset(some).cut(pyramid), own.cut(big))
-    assert np.array_equal(whole.subset(some)._frames, own._frames)
+    assert np.array_equal(places.cutter(some).cut(pyramid), own.cut(big))
     assert np.array_equal(whole.cut(pyramid)[some], own.cut(pyramid))
     assert pyramid.level(1) is pyramid.level(1) and pyramid.level(0) is big
+    more = np.array([17, 5, 24, 9])  # some kept, some new, in another order
+    own = StripCutter(big_corners, STANDARD, strip_frames()[more])
+    assert np.array_equal(places.cutter(more).cut(big), own.cut(big))
+    # a steep view: the near points span twice the far ones' pixels, so three near strips alone are halved once more
+    # than all 26 (halving a few strips as all 26 would be halved cost session 29 a tenth of a point)
+    steep = ((222.5, 20.0), (627.5, 20.0), (830.0, 632.0), (20.0, 632.0))
+    near = np.array([12, 13, 14])
+    places = StripPlaces(steep, STANDARD)
+    places.cutter(np.arange(26))  # every strip's place kept first
+    own = StripCutter(steep, STANDARD, strip_frames()[near])
+    assert own._maps[2] != StripCutter(steep, STANDARD)._maps[2]
+    assert np.array_equal(places.cutter(near).cut(pyramid), own.cut(big))
 
 
 def test_strips_are_centred_per_channel_as_the_networks_learnt_them():
@@ -224,6 +235,24 @@ def test_strips_are_centred_per_channel_as_the_networks_learnt_them():
     means, stds = rng.uniform(0, 255, (5, 3)).astype(np.float32), np.arange(1, 6, dtype=np.float32)  # per item
     own = ((strips.astype(np.float32) - means[:, None, None]) / stds[:, None, None, None]).transpose(0, 3, 1, 2)
     assert np.array_equal(centred(strips, means, stds), own)
+
+
+def test_the_second_look_reads_alike_from_kept_places_and_works_out_only_new_strips():
+    """A reader keeps where its doubtful strips lie from the nudged corners; a later frame doubting the same strips
+    reads them exactly as the first did, and a strip never doubted is never placed."""
+    from companion.vision.strips import normalisation
+
+    image, corners = _render(Position.start())
+    reader = StripReader(corners)
+    strips = reader.cutter.cut(image)
+    norm = normalisation(strips)
+    p = reader._run(strips, norm)[0]
+    p[[2, 19]] = np.full(p.shape[1], 1 / p.shape[1])  # two strips made doubtful
+    first, second = p.copy(), p.copy()
+    reader._read_doubtful_again(image, first, norm)
+    reader._read_doubtful_again(Pyramid(image), second, norm)
+    assert all(set(places._pixels) == {2, 19} for places in reader._nudged)
+    assert np.array_equal(first, second) and not np.array_equal(first, p)
 
 
 def test_the_board_test_tells_a_board_from_noise():
