@@ -78,8 +78,8 @@ DOUBTFUL = 0.9
 NUDGE = 2.5
 """Pixels by which the extra cuts' corners lie in from and out from the given ones, along the diagonals: on some
 boards the reading turned on 2 px of the corners. 1.5 until session 40, when 2.5 read 13-46 more points on each
-path of 44 photoreal development sets (960x540), at no cost in time; 3.0 and 3.5 read more uncalibrated but lost a
-board's calibration (docs/VISION.md)."""
+path of 44 photoreal development sets (960x540), at no cost in time; 3.0 and 3.5 read more on most paths but a
+board then refused calibration (docs/VISION.md)."""
 COVERED_MOST = 12
 """More points than this unlike points: the corners are wrong or it is no board (the board confidence says so),
 not a hand."""
