@@ -56,7 +56,7 @@ def measure(dirs: list[Path], size: tuple[int, int], repeat: int) -> dict:
             boards.setdefault(label["board_id"], []).append(
                 (cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR),
                  corners, label))
-    live, stages, one_off, refused = [], [], [], 0
+    live, stages, one_off, refused = [], [], [], []
     for frames in boards.values():
         image, corners, label = frames[0]
         orient = photoreal_label(label)[2]
@@ -65,7 +65,7 @@ def measure(dirs: list[Path], size: tuple[int, int], repeat: int) -> dict:
                 profile = calibrate(image, corners=corners, markers=False, player0=orient.player0_colour,
                                     position=true_board(label)).profile
         except CalibrationError:
-            refused += 1
+            refused.append(label["board_id"])
             continue
         reader = profile.board_reader(profile.corners)
         reader.read(image)  # models loaded, caches made
@@ -80,7 +80,7 @@ def measure(dirs: list[Path], size: tuple[int, int], repeat: int) -> dict:
                 one_off.append((cv2.getTickCount() - start) / cv2.getTickFrequency() * 1000)
     if not live:
         raise SystemExit("no board calibrated: nothing to time")
-    return {"frames": len(live) // repeat, "boards refused": refused,
+    return {"frames": len(live) // repeat, "boards refused": len(refused), "_refused": sorted(refused),
             "live read": statistics.median(live), "live p95": sorted(live)[int(0.95 * (len(live) - 1))],
             **{f"  {name}": statistics.median(t.get(name, 0.0) for t in stages) for name in stages[0]},
             "one-off read": statistics.median(one_off)}
@@ -117,13 +117,14 @@ def main() -> int:
                 raise SystemExit(f"{name}: {done.stderr.strip() or done.stdout.strip()}")
             results[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
     first = next(iter(results.values()))[0]
-    counts = {name: {run["frames"] for run in runs} for name, runs in results.items()}
-    if len(set().union(*counts.values())) > 1:  # each side calibrates with its own code: one may refuse a board
-        print(f"warning: the sides timed different frames ({counts}): the ratio compares unlike sets", file=sys.stderr)
+    refusals = {name: {tuple(run["_refused"]) for run in runs} for name, runs in results.items()}
+    if len(set().union(*refusals.values())) > 1:  # each side calibrates with its own code: one may refuse a board
+        print(f"warning: the sides refused different boards ({refusals}), so timed different frames: the ratio "
+              "compares unlike sets", file=sys.stderr)
     print(f"live board read, {first['frames']} frames at {args.size} from {', '.join(map(str, dirs))}, one thread; "
           f"medians in ms over {args.rounds if args.against else 1} run(s) each [budget: 15 ms]")
     print(f"{'':24s}" + "".join(f"{name[-28:]:>30s}" for name in results) + ("       ratio" if args.against else ""))
-    for key in first:
+    for key in (key for key in first if not key.startswith("_")):
         if isinstance(first[key], int):  # counts, not times: each run's
             runs_of = ("/".join(str(run[key]) for run in runs) for runs in results.values())
             print(f"{key:24s}" + "".join(f"{cell:>30s}" for cell in runs_of))

@@ -137,7 +137,8 @@ class StripCutter:
     size: tuple[int, int] = (STRIP_H, STRIP_W)
     """Each strip's pixels along and across (the trays' are cut by the same means, at their own size)."""
     pixels: np.ndarray | None = field(default=None, repr=False)
-    """Where each strip pixel lies in the image, when already worked out for these frames (`StripPlaces`)."""
+    """Where each strip pixel lies in the image: given when already worked out for these frames (`StripPlaces`),
+    else worked out from the corners; kept either way."""
     _maps: tuple = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -171,7 +171,6 @@ def test_only_the_doubtful_strips_are_read_again_from_nudged_corners_and_average
     """A strip the network doubts (a 5 at 0.6) is cut again with the corners a little in and a little out, and the
     three answers averaged, both cuts in one run; strips it is sure of are not cut again. Strips cut by their
     frames alone match the same strips cut with all 26."""
-    from companion.vision.strips import normalisation
 
     image, corners = _render(Position.start())
     reader = StripReader(corners)
@@ -237,22 +236,29 @@ def test_strips_are_centred_per_channel_as_the_networks_learnt_them():
     assert np.array_equal(centred(strips, means, stds), own)
 
 
-def test_the_second_look_reads_alike_from_kept_places_and_works_out_only_new_strips():
-    """A reader keeps where its doubtful strips lie from the nudged corners; a later frame doubting the same strips
-    reads them exactly as the first did, and a strip never doubted is never placed."""
-    from companion.vision.strips import normalisation
+def test_the_second_look_reads_the_doubtful_strips_from_nudged_corners_and_keeps_only_their_places():
+    """A doubtful strip is read again cut from the corners NUDGE px in and out along the diagonals (as cutters made
+    for it alone cut it), the three answers averaged; the reader keeps where those strips lie, a later frame reads
+    them exactly alike, and a strip never doubted is never placed."""
+    from companion.vision.strip_reader import NUDGE
 
     image, corners = _render(Position.start())
     reader = StripReader(corners)
     strips = reader.cutter.cut(image)
     norm = normalisation(strips)
     p = reader._run(strips, norm)[0]
-    p[[2, 19]] = np.full(p.shape[1], 1 / p.shape[1])  # two strips made doubtful
+    doubtful = np.array([2, 19])
+    p[doubtful] = np.full(p.shape[1], 1 / p.shape[1])  # two strips made doubtful
     first, second = p.copy(), p.copy()
     reader._read_doubtful_again(image, first, norm)
     reader._read_doubtful_again(Pyramid(image), second, norm)
     assert all(set(places._pixels) == {2, 19} for places in reader._nudged)
-    assert np.array_equal(first, second) and not np.array_equal(first, p)
+    assert np.array_equal(first, second)
+    at = np.asarray(corners, np.float64)
+    out = (at - at.mean(axis=0)) / np.linalg.norm(at - at.mean(axis=0), axis=1, keepdims=True)
+    again = [reader._run(StripCutter(tuple(map(tuple, at + k * NUDGE * out)), STANDARD, strip_frames()[doubtful])
+                         .cut(image), norm)[0] for k in (-1, 1)]
+    assert np.array_equal(first[doubtful], (p[doubtful] + again[0] + again[1]) / 3)
 
 
 def test_the_board_test_tells_a_board_from_noise():
