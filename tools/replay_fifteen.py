@@ -88,15 +88,14 @@ def record(bench_args: list[str], out: Path) -> None:
 
 def replay_frame(frame: dict) -> list[tuple[str | None, int]]:
     """The step again on one recorded frame, with the module constants as they are now."""
-    chances = {s: (checker_sets.ColourEvidence(p, *frame["distances"][s]).chance_of_light()
-                   if s in frame["distances"] else p) for s, p in frame["light"].items()}
-    off = frame["trays"]
-    if off is not None:
-        off = (strip_reader.TRAYS_TRUSTED * strip_reader.holding_then_count(off)
-               + (1 - strip_reader.TRAYS_TRUSTED) * checker_sets.off_prior()[None, :])
+    places = len(frame["dists"])
+    chances = strip_reader.colour_chances([checker_sets.ColourEvidence(frame["light"].get(s),
+                                                                       *frame["distances"].get(s, ()))
+                                           for s in range(places)])
+    off = None if frame["trays"] is None else strip_reader.trusted_trays(frame["trays"])
     if frame["busy"]:
         off = strip_reader.hidden_or_off(off)
-    light = [chances.get(s, 0.5) for s in range(len(frame["dists"]))]
+    light = [chances.get(s, 0.5) for s in range(places)]
     return checker_sets.counts_making_fifteen(frame["dists"], light, off)
 
 
