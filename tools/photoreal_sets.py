@@ -88,10 +88,13 @@ AS_DRAWN = (
     PhotorealSet("heldout25", "heldout", 1042, 6, "development", "session 40's fresh draw (named in session 38)"),
     PhotorealSet("heldout-mosaic22", "heldout", 220, 6, "development",
                  "session 40's fresh draw (named in session 38)"),
-    PhotorealSet("heldout26", "heldout", 1048, 6, "fresh", "the next fresh draw (named in session 39)"),
-    PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "fresh", "the next fresh draw (named in session 39)"),
-    PhotorealSet("heldout27", "heldout", 1054, 6, "fresh", "the draw after the next (named in session 40)"),
-    PhotorealSet("heldout-mosaic24", "heldout", 232, 6, "fresh", "the draw after the next (named in session 40)"),
+    PhotorealSet("heldout26", "heldout", 1048, 6, "development", "session 41's fresh draw (named in session 39)"),
+    PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "development",
+                 "session 41's fresh draw (named in session 39)"),
+    PhotorealSet("heldout27", "heldout", 1054, 6, "fresh", "the next fresh draw (named in session 40)"),
+    PhotorealSet("heldout-mosaic24", "heldout", 232, 6, "fresh", "the next fresh draw (named in session 40)"),
+    PhotorealSet("heldout28", "heldout", 1060, 6, "fresh", "the draw after the next (named in session 41)"),
+    PhotorealSet("heldout-mosaic25", "heldout", 238, 6, "fresh", "the draw after the next (named in session 41)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 
@@ -106,7 +109,7 @@ STEADY_TWINS = ("heldout13", "heldout-mosaic10", "heldout19", "heldout20", "held
                 "heldout14", "heldout15", "heldout16", "heldout-mosaic11", "heldout-mosaic12", "heldout-mosaic13",
                 "heldout21", "heldout-mosaic18", "heldout22", "heldout-mosaic19", "heldout23", "heldout-mosaic20",
                 "heldout24", "heldout-mosaic21", "heldout25", "heldout-mosaic22", "heldout26", "heldout-mosaic23",
-                "heldout27", "heldout-mosaic24")
+                "heldout27", "heldout-mosaic24", "heldout28", "heldout-mosaic25")
 """The sets also rendered steady, in the order they were named."""
 
 SETS = {s.name: s for s in AS_DRAWN + tuple(steady_twin(next(a for a in AS_DRAWN if a.name == name))
