@@ -53,7 +53,8 @@ def tall_prior(tall: int) -> torch.Tensor:
     the network itself keeps their frequency in the data files, so the exported logits need no correction and a
     later fine-tune starts from them as they are. Without it, `--tall 3` raised the tall classes' prior threefold:
     fine-tuned so, the strip network read counts of one to five on its validation strips of boards 0-118 right 98.1 %
-    of the time, against 99.1 % before (docs/VISION.md, session 41)."""
+    of the time, 98.8 % with it (the network it started from 99.1 %); on metal boards 642-681, 95.1 % and 97.3 %
+    (96.7 %; docs/VISION.md, session 41)."""
     prior = torch.zeros(CLASSES)
     prior[TALL] = math.log(tall)
     return prior
