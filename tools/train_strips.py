@@ -50,11 +50,11 @@ class StripNet(nn.Module):
 def tall_prior(tall: int) -> torch.Tensor:
     """What to add to the logits in the training loss when stacks of six and more are shown `tall` times an epoch:
     log `tall` on their classes (the logit-adjusted loss, Menon et al. 2021). The repeats then teach their looks and
-    the network itself keeps their frequency in the data files, so the exported logits need no correction and a
-    later fine-tune starts from them as they are. Without it, `--tall 3` raised the tall classes' prior threefold:
-    fine-tuned so, the strip network read counts of one to five on its validation strips of boards 0-118 right 98.1 %
-    of the time, 98.8 % with it (the network it started from 99.1 %); on metal boards 642-681, 95.1 % and 97.3 %
-    (96.7 %; docs/VISION.md, session 41)."""
+    the network itself keeps their frequency as `--data` (with its `FILE:K` repeats) weighs them, so the exported
+    logits need no correction and a later fine-tune starts from them as they are. Without it, `--tall 3` tripled
+    the tall classes' odds against the others: fine-tuned so, the strip network read counts of one to five on its
+    validation strips of boards 0-118 right 98.1 % of the time, 98.8 % with it (the network it started from
+    99.1 %); on metal boards 642-681, 95.1 % and 97.3 % (96.7 %; docs/VISION.md, session 41)."""
     prior = torch.zeros(CLASSES)
     prior[TALL] = math.log(tall)
     return prior
@@ -139,7 +139,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--tall", type=int, default=1,
                         help="show strips of 6 checkers and more this many times an epoch (they are rare in games); "
-                             "the loss is adjusted for it (`tall_prior`), so their frequency stays the data's")
+                             "the loss is adjusted for it (`tall_prior`), so their frequency stays as --data weighs it")
     args = parser.parse_args()
     if args.tall < 1:
         parser.error("--tall is how many times an epoch shows a tall strip: 1 or more")
