@@ -268,5 +268,6 @@ def _medians(values: np.ndarray, members: np.ndarray) -> np.ndarray:
     out[k[:, 0] == 0] = np.nan
     return out
 
+
 __all__ = ["ColourEvidence", "FLIPPED_CONFIDENCE", "Stack", "counts_making_fifteen", "flip", "off_prior",
            "stacks_to_flip", "too_many", "two_sets"]
