@@ -91,12 +91,13 @@ AS_DRAWN = (
     PhotorealSet("heldout26", "heldout", 1048, 6, "development", "session 41's fresh draw (named in session 39)"),
     PhotorealSet("heldout-mosaic23", "heldout", 226, 6, "development",
                  "session 41's fresh draw (named in session 39)"),
-    PhotorealSet("heldout27", "heldout", 1054, 6, "fresh", "the next fresh draw (named in session 40)"),
-    PhotorealSet("heldout-mosaic24", "heldout", 232, 6, "fresh", "the next fresh draw (named in session 40)"),
-    PhotorealSet("heldout28", "heldout", 1060, 6, "fresh", "the draw after the next (named in session 41)"),
-    PhotorealSet("heldout-mosaic25", "heldout", 238, 6, "fresh", "the draw after the next (named in session 41)"),
-    PhotorealSet("heldout29", "heldout", 1066, 6, "fresh", "the third draw from now (named in session 42)"),
-    PhotorealSet("heldout-mosaic26", "heldout", 244, 6, "fresh", "the third draw from now (named in session 42)"),
+    PhotorealSet("heldout27", "heldout", 1054, 6, "development", "session 42's fresh draw (named in session 40)"),
+    PhotorealSet("heldout-mosaic24", "heldout", 232, 6, "development",
+                 "session 42's fresh draw (named in session 40)"),
+    PhotorealSet("heldout28", "heldout", 1060, 6, "fresh", "the next fresh draw (named in session 41)"),
+    PhotorealSet("heldout-mosaic25", "heldout", 238, 6, "fresh", "the next fresh draw (named in session 41)"),
+    PhotorealSet("heldout29", "heldout", 1066, 6, "fresh", "the draw after the next (named in session 42)"),
+    PhotorealSet("heldout-mosaic26", "heldout", 244, 6, "fresh", "the draw after the next (named in session 42)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 
