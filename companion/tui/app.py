@@ -105,21 +105,39 @@ class ReviewReady(Message):
 
 
 class CommandLine(Input):
-    """The input line. While it is empty, the keys named in the footer act at once instead of being typed
-    (dice, plays and `resign 2` start with other characters), so `c` works from the first second."""
+    """The input line. While it is empty, the keys named in the footer act at once instead of being typed, so `c`
+    works from the first second; but a key that begins a word the line takes now is typed (`bar/22`, `none` and
+    `cannot move` while a play is due: `key_is_typed`). Typed alone and entered, such a key runs its action."""
+
+    def _acts(self, character: str | None) -> bool:
+        return (not self.value and character is not None and character in self.app.single_keys
+                and not key_is_typed(character, self.app.recorder.referee.state))
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        if not self.value and character is not None and character in self.app.single_keys:
+        if self._acts(character):
             return False  # the footer shows the app's binding for it
         return super().check_consume_key(key, character)
 
     async def _on_key(self, event: events.Key) -> None:
-        if not self.value and event.character is not None and event.character in self.app.single_keys:
+        if self._acts(event.character):
             event.stop()
             event.prevent_default()  # not typed
             await self.app.run_action(self.app.single_keys[event.character])
             return
         await super()._on_key(event)
+
+
+TYPED_WHILE_A_PLAY_IS_DUE = frozenset("bcn")
+"""Keys that begin `bar/..`, `cannot move` and `none` (`no move`): typed while the roll on the board awaits its play
+(beaver, correction and new game then wait for Enter). Before, a new user's first entry from the bar, typed
+`bar/21 bar/22`, was taken as beaver and accept-play, both refused, and the play lost its first letters."""
+
+
+def key_is_typed(character: str, state) -> bool:
+    """Whether a key pressed on the empty input line begins a word the line takes now, rather than acting at once:
+    `state` is the referee's (`RefereeState`). (A resignation is answered in its own dialog, y or n.)"""
+    return (state.game.phase is Phase.PLAY and state.pending is None
+            and character in TYPED_WHILE_A_PLAY_IS_DUE)
 
 
 def level_name(level: str) -> str:
@@ -348,12 +366,17 @@ class CompanionApp(App):
         self.stalls.append(time.perf_counter() - started)
         return events
 
-    def on_input_submitted(self, message: Input.Submitted) -> None:
+    async def on_input_submitted(self, message: Input.Submitted) -> None:
         text = message.value.strip()
         message.input.value = ""
         if not text:
             return
         referee = self.recorder.referee
+        if text in self.single_keys and referee.state.resign_offer is None:
+            # a key typed because it began a word (`key_is_typed`), entered alone: its action, as the key's
+            # (`n` asks first, as it does pressed; typed as a word, `n` would not)
+            await self.run_action(self.single_keys[text])
+            return
         try:
             observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
                                                   illegal_pending=referee.state.pending is not None,
@@ -790,4 +813,5 @@ def _race_text(game: GameState) -> str:
     return "\n".join(g.text() for g in guides)
 
 
-__all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "level_name"]
+__all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "key_is_typed",
+           "level_name"]

@@ -10,7 +10,11 @@ from companion.record.jellyfish import read_match_file
 from companion.record.journal import JournalHeader
 from companion.record.model import ActionKind
 from companion.record.recorder import Recorder, load_any
-from companion.referee import CorrectionRequested, GameOver, IllegalPlay, PlayMade, PlayStood, Taken, Passed
+from companion.referee import (CorrectionRequested, DoubleOffered, GameOver, IllegalPlay, PlayMade, PlayStood, Refused,
+                               Taken, Passed, UserCommand)
+from companion.referee.observations import Command
+from companion.rules import Position
+from companion.tui.confirm import Confirm
 from companion.sources import ReplaySource
 from companion.tui.app import CompanionApp
 from companion.tui.board import THEIR_BAR
@@ -130,6 +134,50 @@ async def test_double_take_and_double_pass_by_key(tmp_path):
         assert _events(app, Passed)
         over = _events(app, GameOver)[-1]
         assert (over.winner, over.points) == (0, 2)
+
+
+async def _keys(pilot, text):
+    """`text` pressed key by key on the focused input line, then Enter: as a person types it."""
+    pilot.app.query_one("#command").focus()
+    await pilot.press(*("space" if c == " " else "slash" if c == "/" else c for c in text), "enter")
+    await pilot.pause()
+
+
+async def test_a_play_from_the_bar_typed_key_by_key_is_not_taken_for_beaver_and_accept(tmp_path):
+    app = _app(tmp_path)
+    start = Position.start()
+    on_the_bar = list(start.player)
+    on_the_bar[24], on_the_bar[25] = 1, 1  # one of Ann's back checkers hit
+    async with app.run_test(size=SIZE) as pilot:
+        app.apply(UserCommand(Command.SET_POSITION, player=0, position=Position(tuple(on_the_bar), start.opponent)))
+        await _keys(pilot, "43")
+        await _keys(pilot, "bar/21 13/10")
+        assert _events(app, PlayMade)[-1].play.notation == "bar/21 13/10"
+        assert not _events(app, Refused)
+
+
+async def test_a_key_acts_at_once_on_the_empty_line_when_no_word_it_begins_is_due(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        app.query_one("#command").focus()
+        await pilot.press("d")  # Bob may double: no play is due, so `d` is not typed
+        await pilot.pause()
+        assert _events(app, DoubleOffered) and app.query_one("#command").value == ""
+
+
+async def test_n_while_a_play_is_due_is_typed_and_entered_alone_asks_first(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        app.query_one("#command").focus()
+        await pilot.press("n", "o")
+        await pilot.pause()
+        assert app.query_one("#command").value == "no"  # the start of `no move`, not a new game
+        app.query_one("#command").value = ""
+        await pilot.press("n", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)  # as `n` pressed at once asks
 
 
 async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
