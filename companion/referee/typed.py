@@ -86,10 +86,16 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         raise TypedInputError(f"{stripped!r}: an illegal play waits for an answer: c (correct) or a (accept)")
     plays = game.legal_plays()
     try:
-        mine, theirs = apply_moves(game.position, parse_moves(text))
-        after = Position(tuple(mine), tuple(theirs))
-    except RulesError as exc:
-        raise TypedInputError(f"{stripped!r}: {exc}. Legal: {_legal_list(plays)}") from exc
+        # as records write plays: a hit in passing left out or a checker's steps joined (`13/1*(2)` for 66 through a
+        # blot on 7), taken where one legal play puts the mover's checkers so
+        after = game.position.play(text, game.dice).position.swap()
+        mine, theirs = list(after.player), list(after.opponent)
+    except RulesError:
+        try:
+            mine, theirs = apply_moves(game.position, parse_moves(text))
+            after = Position(tuple(mine), tuple(theirs))
+        except RulesError as exc:
+            raise TypedInputError(f"{stripped!r}: {exc}. Legal: {_legal_list(plays)}") from exc
     if bytes(mine) + bytes(theirs) not in {p.result_key for p in plays}:
         diagnosis = diagnose(game.position, game.dice, (list(mine), list(theirs)), plays)  # type: ignore[arg-type]
         raise TypedInputError(f"{stripped!r} is not a legal play of {game.dice}: {'; '.join(diagnosis.reasons)}. "

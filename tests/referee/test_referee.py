@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from companion.referee import (
     BoardReading,
     Command,
@@ -545,3 +547,29 @@ def test_a_set_misread_after_the_play_was_taken_changes_nothing():
     assert ref.observe(misread) == []
     assert kinds(ref.observe(DiceReading(()))) == []
     assert ref.game.turn == 1
+
+
+HITS_IN_PASSING_ON_66 = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 18: 1, 24: 1})
+"""Player 0 to play 66 from 13 with his opponent's blots on his 7- and 1-points (the opponent's 18 and 24)."""
+
+
+@pytest.mark.parametrize("typed", ["13/1*(2)", "13/1(2)", "13/1* 13/1", "13/7*/1* 13/1", "13/7*/1*(2)"])
+def test_a_typed_play_may_leave_out_a_hit_in_passing_as_records_do(typed):
+    """A new user's `13/1*(2)` was refused as "not a legal play of 66" with the same play offered as the legal one:
+    the typed path moved the checkers without the dice, so the blot on 7 was never hit."""
+    from companion.referee.typed import observations_from_text
+
+    ref = referee_at(HITS_IN_PASSING_ON_66, (6, 6))
+    events = []
+    for observation in observations_from_text(typed, ref.game):
+        events += ref.observe(observation)
+    made = [e for e in events if kinds([e]) == ["PlayMade"]]
+    assert len(made) == 1 and made[0].play.position == HITS_IN_PASSING_ON_66.play("13/7*/1* 13/1", 6, 6).position
+
+
+def test_a_typed_play_that_no_legal_play_matches_is_still_refused_with_the_nearest():
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    ref = referee_at(HITS_IN_PASSING_ON_66, (6, 6))
+    with pytest.raises(TypedInputError, match="not a legal play of 66"):
+        observations_from_text("13/7 13/7", ref.game)  # two of the four sixes left unplayed
