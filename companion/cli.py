@@ -339,7 +339,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
             clock = MatchClock.for_match(recorder.header.length, *args.clock)
         CompanionApp(recorder, mode=mode, source=source, export_path=args.out,
-                     export_folder=_data_dir(), clock=clock, club=club).run()
+                     clock=clock, club=club).run()
         return EXIT_OK
     finally:
         if club is not None:

@@ -36,8 +36,8 @@ from companion.analysis import (
 from companion.analysis.mwc import match_winning_chance
 from companion.analysis.rating import CubeRating, PlayRating
 from companion.errors import CompanionError
-from companion.files import unique_path
-from companion.record.recorder import Recorder
+from companion.files import unique_path, write_atomically
+from companion.record.recorder import Recorder, format_record
 from companion.referee import (
     Command,
     Event,
@@ -175,7 +175,7 @@ class CompanionApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
 
     def __init__(self, recorder: Recorder, *, mode: str | None = None, source=None, engine: Engine | None = None,
-                 viewer: int = 0, export_path: Path | None = None, export_folder: Path | None = None,
+                 viewer: int = 0, export_path: Path | None = None,
                  clock: MatchClock | None = None, now=time.monotonic, club=None) -> None:
         super().__init__()
         mode = mode or recorder.header.mode or "train"  # a resumed match comes back in its own mode
@@ -189,7 +189,6 @@ class CompanionApp(App):
         self.viewer = viewer
         self.export_path = export_path
         """Where `e` writes (a free name beside it if it exists); default: beside the journal."""
-        self.export_folder = export_folder
         self.last_export: Path | None = None
         if clock is not None and recorder.clock_used is not None:  # a resumed match keeps its time
             clock = MatchClock(clock.delay, clock.reserve, recorder.clock_used)
@@ -476,28 +475,33 @@ class CompanionApp(App):
         self.notify(text, title="Copied")
 
     def action_export(self) -> None:
-        path = self.export_path or self._default_export_path()
+        path = unique_path(self.export_path or self._default_export_path())
+        record = self.recorder.record()
+        why_sgf = None
         try:
-            written = self.recorder.export(unique_path(path))
+            text = format_record(record, path.suffix)
         except CompanionError as exc:
             if path.suffix != ".mat":
                 self.notify(str(exc), severity="error")
                 return
-            try:
-                written = self.recorder.export(unique_path(path.with_suffix(".sgf")))
-            except CompanionError as again:
-                self.notify(str(again), severity="error")
-                return
-            self.last_export = written
-            self.notify(f"{exc}\nWrote {written}", title="Exported as SGF", severity="warning")
+            # what .mat cannot hold (an illegal play that stood) SGF can; a file that cannot be written is not that
+            why_sgf, path = str(exc), unique_path(path.with_suffix(".sgf"))
+            text = format_record(record, ".sgf")
+        try:
+            write_atomically(path, text)
+        except CompanionError as exc:
+            self.notify(str(exc), severity="error")
             return
-        self.last_export = written
-        self.notify(f"Wrote {written}", title="Exported")
+        self.last_export = path
+        if why_sgf is not None:
+            self.notify(f"{why_sgf}\nWrote {path}", title="Exported as SGF", severity="warning")
+        else:
+            self.notify(f"Wrote {path}", title="Exported")
 
     def _default_export_path(self) -> Path:
-        """In the user's data folder (beside the journal), named after the journal."""
+        """Beside the journal (in the user's data folder unless `--journal` put it elsewhere), named after it."""
         journal = self.recorder.journal
-        folder = self.export_folder or (journal.path.parent if journal is not None else Path.cwd())
+        folder = journal.path.parent if journal is not None else Path.cwd()
         return folder / f"{journal.path.stem if journal is not None else 'match'}.mat"
 
     def action_illegal_view(self) -> None:

@@ -191,6 +191,33 @@ async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
     assert report.ok and report.plays == 2
 
 
+async def test_export_without_a_path_writes_beside_the_journal_wherever_it_is(tmp_path):
+    """`companion run --journal DIR/x.jsonl`: `e` wrote to the user's data folder, which need not exist, and said
+    "cannot write ....sgf" (the .mat failure hidden behind the SGF fallback)."""
+    recorder = Recorder.create(tmp_path / "club" / "ann.jsonl", JournalHeader(("Ann", "Bob"), 5))
+    app = CompanionApp(recorder, mode="record")
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        app.set_focus(None)
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.last_export == tmp_path / "club" / "ann.mat"
+    assert audit_match(read_match_file(tmp_path / "club" / "ann.mat")).ok
+
+
+async def test_an_export_that_cannot_be_written_says_why_and_tries_no_other_format(tmp_path):
+    app = _app(tmp_path)
+    app.export_path = tmp_path / "no such folder" / "m.mat"
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        app.set_focus(None)
+        await pilot.press("e")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert app.last_export is None
+        assert any("cannot write" in m and "m.mat" in m for m in said) and not any(".sgf" in m for m in said)
+
+
 async def test_an_illegal_play_that_stood_is_exported_as_sgf(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
