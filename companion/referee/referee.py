@@ -19,7 +19,6 @@ How a turn is judged, as over the board: a play is finished when its player pick
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterator
 
 from companion.errors import IllegalActionError, InvalidPositionError
 from companion.referee.diagnosis import (colours_differ_only, diagnose, opponent_changes, pips_moved,
@@ -175,12 +174,23 @@ class Referee:
         self.events += out
         return out
 
-    def replay(self, observations) -> Iterator[tuple[GameState, list[Event]]]:
-        """Observe each in turn, giving the game as it stood before each and the events it caused (what a
-        reviewer rates)."""
+    def replay(self, observations) -> list[tuple[GameState, list[Event]]]:
+        """Observe each in turn, giving the game as it stood before each and the events it caused: what a reviewer
+        rates. What an undo took back is left out with the undo (the journal keeps both), so a play taken back and
+        played again is rated once, as played."""
+        out: list[tuple[GameState, list[Event]] | None] = []
+        held: list[int] = []  # the entries of `out` the undo history holds, oldest first: an undo takes the last
         for observation in observations:
-            before = self.game
-            yield before, self.observe(observation)
+            before, depth = self.game, len(self._history)
+            events = self.observe(observation)
+            if isinstance(observation, UserCommand) and observation.command is Command.UNDO:
+                if len(self._history) < depth and held:
+                    out[held.pop()] = None
+                continue
+            if len(self._history) > depth:
+                held.append(len(out))
+            out.append((before, events))
+        return [entry for entry in out if entry is not None]
 
     # -- dice ---------------------------------------------------------------------------------------
 

@@ -573,3 +573,25 @@ def test_a_typed_play_that_no_legal_play_matches_is_still_refused_with_the_neare
     ref = referee_at(HITS_IN_PASSING_ON_66, (6, 6))
     with pytest.raises(TypedInputError, match="not a legal play of 66"):
         observations_from_text("13/7 13/7", ref.game)  # two of the four sixes left unplayed
+
+
+def test_a_replay_leaves_out_a_play_taken_back_so_a_review_rates_only_what_was_played():
+    """A new user's review still listed, and the summary counted, a play he had taken back with `u`."""
+    from companion.referee.typed import observations_from_text
+
+    live = Referee(MatchState.money())
+    observations = []
+
+    def typed(text):
+        for observation in observations_from_text(text, live.game):
+            observations.append(observation)
+            live.observe(observation)
+
+    for text in ("31", "8/5 6/5", "64", "24/18 13/9"):
+        typed(text)
+    observations.append(UserCommand(Command.UNDO))
+    assert "24/18 13/9" in str(live.observe(observations[-1])[0])
+    typed("24/14")
+    replayed = Referee(MatchState.money()).replay(observations)
+    assert [e.play.notation for _, events in replayed for e in events if isinstance(e, PlayMade)] == [
+        "8/5 6/5", "24/14"]
