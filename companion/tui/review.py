@@ -28,7 +28,7 @@ class ReviewScreen(ModalScreen):
     Modal, so the match's keys (d doubles) do not reach past it."""
 
     BINDINGS = [
-        Binding("escape,v", "app.pop_screen", "Back to the match"),
+        Binding("escape,v,q", "app.pop_screen", "Back to the match"),
         Binding("f", "flagged", "Doubtful and worse"),
     ]
 

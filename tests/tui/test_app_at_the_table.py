@@ -377,6 +377,11 @@ async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(t
         await pilot.press("d")  # the match's keys do not reach past the review
         await pilot.pause()
         assert not _events(app, DoubleOffered)
+        await pilot.press("q")  # back to the match, as from a pager; the match's own q would quit
+        await pilot.pause()
+        assert not isinstance(app.screen, ReviewScreen)
+        await pilot.press("v")
+        await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ReviewScreen)
