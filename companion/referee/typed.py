@@ -86,20 +86,25 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         raise TypedInputError(f"{stripped!r}: an illegal play waits for an answer: c (correct) or a (accept)")
     plays = game.legal_plays()
     try:
-        # as records write plays: a hit in passing left out or a checker's steps joined (`13/1*(2)` for 66 through a
-        # blot on 7), taken where one legal play puts the mover's checkers so
-        after = game.position.play(text, game.dice).position.swap()
-        mine, theirs = list(after.player), list(after.opponent)
-    except RulesError:
-        try:
-            mine, theirs = apply_moves(game.position, parse_moves(text))
-            after = Position(tuple(mine), tuple(theirs))
-        except RulesError as exc:
-            raise TypedInputError(f"{stripped!r}: {exc}. Legal: {_legal_list(plays)}") from exc
+        mine, theirs = apply_moves(game.position, parse_moves(text))
+    except RulesError as exc:
+        raise TypedInputError(f"{stripped!r}: {exc}. Legal: {_legal_list(plays)}") from exc
     if bytes(mine) + bytes(theirs) not in {p.result_key for p in plays}:
-        diagnosis = diagnose(game.position, game.dice, (list(mine), list(theirs)), plays)  # type: ignore[arg-type]
-        raise TypedInputError(f"{stripped!r} is not a legal play of {game.dice}: {'; '.join(diagnosis.reasons)}. "
-                              f"Legal: {_legal_list(list(diagnosis.nearest) or plays)}")
+        # as records write plays: a hit made in passing left out (`13/1*(2)` for 66 through a blot on 7) or a
+        # checker's steps joined, where a legal play puts the mover's checkers so and hits every blot the moves
+        # hit (a hit written that the play cannot make is another play, not shorthand)
+        passing = [p for p in plays if list(p.position.opponent) == list(mine)
+                   and all(p.position.player[point] <= theirs[point] for point in range(1, 25))]
+        if len(passing) > 1:
+            raise TypedInputError(f"{stripped!r} could be any of {_legal_list(passing)}: write the hits")
+        if not passing:
+            sides = (list(mine), list(theirs))
+            diagnosis = diagnose(game.position, game.dice, sides, plays)  # type: ignore[arg-type]
+            raise TypedInputError(f"{stripped!r} is not a legal play of {game.dice}: "
+                                  f"{'; '.join(diagnosis.reasons)}. "
+                                  f"Legal: {_legal_list(list(diagnosis.nearest) or plays)}")
+        mine, theirs = list(passing[0].position.opponent), list(passing[0].position.player)
+    after = Position(tuple(mine), tuple(theirs))
     # the dice picked up end the turn; with the opponent's throw held, the play taking it ends the turn already,
     # and picking up would end the opponent's turn before he moved
     return [BoardReading.from_position(after, game.turn)] + ([] if roll_held else [DiceReading(())])

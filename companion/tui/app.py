@@ -47,6 +47,7 @@ from companion.referee import (
     Observation,
     PlayMade,
     Referee,
+    RefereeState,
     ResignationOffered,
     Refused,
     UserCommand,
@@ -128,14 +129,13 @@ class CommandLine(Input):
 
 
 TYPED_WHILE_A_PLAY_IS_DUE = frozenset("bcn")
-"""Keys that begin `bar/..`, `cannot move` and `none` (`no move`): typed while the roll on the board awaits its play
-(beaver, correction and new game then wait for Enter). Before, a new user's first entry from the bar, typed
-`bar/21 bar/22`, was taken as beaver and accept-play, both refused, and the play lost its first letters."""
+"""Keys that begin `bar/..`, `cannot move` and `none` (`no move`): typed while the roll on the board awaits its play,
+when beaver, correction and a new game are rare and the play is what is being typed (they then act on Enter)."""
 
 
-def key_is_typed(character: str, state) -> bool:
-    """Whether a key pressed on the empty input line begins a word the line takes now, rather than acting at once:
-    `state` is the referee's (`RefereeState`). (A resignation is answered in its own dialog, y or n.)"""
+def key_is_typed(character: str, state: RefereeState) -> bool:
+    """Whether a key pressed on the empty input line begins a word the line takes now, rather than acting at once.
+    (A resignation is answered in its own dialog, y or n.)"""
     return (state.game.phase is Phase.PLAY and state.pending is None
             and character in TYPED_WHILE_A_PLAY_IS_DUE)
 
@@ -371,10 +371,10 @@ class CompanionApp(App):
         if not text:
             return
         referee = self.recorder.referee
-        if text in self.single_keys and referee.state.resign_offer is None:
+        if text.lower() in self.single_keys and referee.state.resign_offer is None:
             # a key typed because it began a word (`key_is_typed`), entered alone: its action, as the key's
             # (`n` asks first, as it does pressed; typed as a word, `n` would not)
-            await self.run_action(self.single_keys[text])
+            await self.run_action(self.single_keys[text.lower()])
             return
         try:
             observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
@@ -475,7 +475,8 @@ class CompanionApp(App):
         self.notify(text, title="Copied")
 
     def action_export(self) -> None:
-        path = unique_path(self.export_path or self._default_export_path())
+        wanted = self.export_path or self._default_export_path()
+        path = unique_path(wanted)
         record = self.recorder.record()
         why_sgf = None
         try:
@@ -485,7 +486,7 @@ class CompanionApp(App):
                 self.notify(str(exc), severity="error")
                 return
             # what .mat cannot hold (an illegal play that stood) SGF can; a file that cannot be written is not that
-            why_sgf, path = str(exc), unique_path(path.with_suffix(".sgf"))
+            why_sgf, path = str(exc), unique_path(wanted.with_suffix(".sgf"))
             text = format_record(record, ".sgf")
         try:
             write_atomically(path, text)

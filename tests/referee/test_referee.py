@@ -595,3 +595,29 @@ def test_a_replay_leaves_out_a_play_taken_back_so_a_review_rates_only_what_was_p
     replayed = Referee(MatchState.money()).replay(observations)
     assert [e.play.notation for _, events in replayed for e in events if isinstance(e, PlayMade)] == [
         "8/5 6/5", "24/14"]
+
+
+WRITTEN_HIT_NOT_MADE_ON_64 = Position.from_points({24: 1, 6: 5, 8: 3, 13: 6}, {4: 1, 5: 2, 6: 4, 8: 3, 13: 5})
+"""Player 0's back checker on 24 with 64 to play, his opponent holding his 20-point and a blot on his 21 (the
+opponent's 5 and 4): 24/14 goes by 18, never by 21."""
+
+
+def test_a_typed_hit_the_play_cannot_make_is_refused_not_taken_as_shorthand():
+    """A play written through a blot it cannot reach (24/21*/14 with 64) is another play, not a record's shorthand
+    for 24/14: taken as that, the record would leave on 21 the blot the player took off (found at review)."""
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    ref = referee_at(WRITTEN_HIT_NOT_MADE_ON_64, (6, 4))
+    for typed in ("24/21*/14", "24/21/14"):
+        with pytest.raises(TypedInputError, match="not a legal play of 64"):
+            observations_from_text(typed, ref.game)
+    assert [type(o).__name__ for o in observations_from_text("24/14", ref.game)] == ["BoardReading", "DiceReading"]
+
+
+def test_a_typed_play_that_could_hit_either_of_two_blots_asks_for_the_hit():
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    two_blots = Position.from_points({24: 1, 6: 5, 8: 3, 13: 6}, {5: 1, 7: 1, 6: 5, 8: 3, 13: 5})  # his 20 and 18
+    ref = referee_at(two_blots, (6, 4))
+    with pytest.raises(TypedInputError, match="could be any of .*write the hits"):
+        observations_from_text("24/14", ref.game)

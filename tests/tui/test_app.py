@@ -10,14 +10,13 @@ from companion.record.jellyfish import read_match_file
 from companion.record.journal import JournalHeader
 from companion.record.model import ActionKind
 from companion.record.recorder import Recorder, load_any
-from companion.referee import (CorrectionRequested, DoubleOffered, GameOver, IllegalPlay, PlayMade, PlayStood, Refused,
-                               Taken, Passed, UserCommand)
-from companion.referee.observations import Command
+from companion.referee import (Command, CorrectionRequested, DoubleOffered, GameOver, IllegalPlay, PlayMade,
+                               PlayStood, Refused, Taken, Passed, UserCommand)
 from companion.rules import Position
-from companion.tui.confirm import Confirm
 from companion.sources import ReplaySource
 from companion.tui.app import CompanionApp
 from companion.tui.board import THEIR_BAR
+from companion.tui.confirm import Confirm
 from tests.conftest import MATCHES
 
 SIZE = (130, 48)
@@ -178,6 +177,9 @@ async def test_n_while_a_play_is_due_is_typed_and_entered_alone_asks_first(tmp_p
         await pilot.press("n", "enter")
         await pilot.pause()
         assert isinstance(app.screen, Confirm)  # as `n` pressed at once asks
+        await pilot.press("escape")
+        await _type(pilot, "N")
+        assert isinstance(app.screen, Confirm)  # the typed word's capital too: it never starts a game unasked
 
 
 async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
@@ -192,8 +194,8 @@ async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
 
 
 async def test_export_without_a_path_writes_beside_the_journal_wherever_it_is(tmp_path):
-    """`companion run --journal DIR/x.jsonl`: `e` wrote to the user's data folder, which need not exist, and said
-    "cannot write ....sgf" (the .mat failure hidden behind the SGF fallback)."""
+    """The app's own default (`companion run` once passed it the user's data folder instead, which need not exist;
+    that call is not exercised here)."""
     recorder = Recorder.create(tmp_path / "club" / "ann.jsonl", JournalHeader(("Ann", "Bob"), 5))
     app = CompanionApp(recorder, mode="record")
     async with app.run_test(size=SIZE) as pilot:
@@ -211,9 +213,10 @@ async def test_an_export_that_cannot_be_written_says_why_and_tries_no_other_form
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31", "8/5 6/5")
         app.set_focus(None)
+        said = []
+        app.notify = lambda message, **_: said.append(message)
         await pilot.press("e")
         await pilot.pause()
-        said = [n.message for n in app._notifications]
         assert app.last_export is None
         assert any("cannot write" in m and "m.mat" in m for m in said) and not any(".sgf" in m for m in said)
 
