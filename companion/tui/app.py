@@ -480,15 +480,14 @@ class CompanionApp(App):
         record = self.recorder.record()
         why_sgf = None
         try:
-            text = format_record(record, path.suffix)
-        except CompanionError as exc:
-            if path.suffix != ".mat":
-                self.notify(str(exc), severity="error")
-                return
-            # what .mat cannot hold (an illegal play that stood) SGF can; a file that cannot be written is not that
-            why_sgf, path = str(exc), unique_path(wanted.with_suffix(".sgf"))
-            text = format_record(record, ".sgf")
-        try:
+            try:
+                text = format_record(record, path.suffix)
+            except CompanionError as exc:
+                if path.suffix != ".mat":
+                    raise
+                # what .mat cannot hold (an illegal play that stood) SGF can: only that falls back, never a write
+                why_sgf, path = str(exc), unique_path(wanted.with_suffix(".sgf"))
+                text = format_record(record, ".sgf")
             write_atomically(path, text)
         except CompanionError as exc:
             self.notify(str(exc), severity="error")
