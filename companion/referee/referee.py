@@ -168,7 +168,8 @@ class Referee:
                 new = self._on_command(observation)
             else:
                 raise TypeError(f"not an observation: {observation!r}")
-            if new:
+            # a refusal that changed nothing is not a decision to take back: `u` after a stray key undoes the play
+            if new and not (self._state is before and all(isinstance(e, Refused) for e in new)):
                 self._history.append((before, tuple(new)))
             out += new
         self.events += out

@@ -88,7 +88,8 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
     try:
         mine, theirs = apply_moves(game.position, parse_moves(text))
     except RulesError as exc:
-        raise TypedInputError(f"{stripped!r}: {exc}. Legal: {_legal_list(plays)}") from exc
+        said = str(exc) if repr(stripped) in str(exc) else f"{stripped!r}: {exc}"  # the line named once
+        raise TypedInputError(f"{said}. Legal: {_legal_list(plays)}") from exc
     if bytes(mine) + bytes(theirs) not in {p.result_key for p in plays}:
         # as records write plays: a hit made in passing left out (`13/1*(2)` for 66 through a blot on 7) or a
         # checker's steps joined, where a legal play puts the mover's checkers so and hits every blot the moves

@@ -30,11 +30,12 @@ def parse_moves(notation: str) -> list[tuple[int, int, bool]]:
     moves: list[tuple[int, int, bool]] = []
     for token in text.split(" "):
         m = _TOKEN.match(token)
+        where = "" if token == text else f" in {notation!r}"  # a lone word is not said twice
         if not m:
-            raise NotationError(f"cannot read {token!r} in {notation!r}: write moves like 13/8, 24/22*, bar/20, 6/off")
+            raise NotationError(f"cannot read {token!r}{where}: write moves like 13/8, 24/22*, bar/20, 6/off")
         parts = m.group("path").split("/")
         if len(parts) < 2 or any(not p for p in parts):
-            raise NotationError(f"cannot read {token!r} in {notation!r}: a move is FROM/TO, e.g. 13/8")
+            raise NotationError(f"cannot read {token!r}{where}: a move is FROM/TO, e.g. 13/8")
         points = [_point(p.rstrip("*"), token, notation) for p in parts]
         hits = [p.endswith("*") for p in parts]
         if hits[0]:

@@ -621,3 +621,25 @@ def test_a_typed_play_that_could_hit_either_of_two_blots_asks_for_the_hit():
     ref = referee_at(two_blots, (6, 4))
     with pytest.raises(TypedInputError, match="could be any of .*write the hits"):
         observations_from_text("24/14", ref.game)
+
+
+def test_undo_after_a_refused_command_takes_back_the_play_not_the_refusal():
+    """A new user pressed `a` with nothing to accept, then `u`: the undo took back the refusal, and the play needed a
+    second `u`."""
+    from companion.referee.typed import observations_from_text
+
+    ref = Referee(MatchState.money())
+    for text in ("31", "8/5 6/5", "64", "24/18 13/9"):
+        for observation in observations_from_text(text, ref.game):
+            ref.observe(observation)
+    assert kinds(ref.observe(UserCommand(Command.ACCEPT_PLAY))) == ["Refused"]
+    undone = ref.observe(UserCommand(Command.UNDO))
+    assert kinds(undone) == ["Undone"] and "24/18 13/9" in str(undone[0])
+
+
+def test_a_typed_word_that_is_no_move_is_named_once_in_the_refusal():
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    with pytest.raises(TypedInputError) as refused:
+        observations_from_text("zz", referee_at(START, (3, 1)).game)
+    assert str(refused.value).count("'zz'") == 1 and "FROM/TO" in str(refused.value)
