@@ -663,7 +663,7 @@ def _reading_text(reading) -> str:
     top = "".join(cell(p) for p in reading.points[:6]) + " |" + "".join(cell(p) for p in reading.points[6:12])
     bottom = "".join(cell(p) for p in reading.points[12:18]) + " |" + "".join(cell(p) for p in reading.points[18:24])
     bar, off = reading.bar_counts(), reading.off_counts()
-    lines = ["top edge (as the picture shows it; L light, D dark, ? unsure):", top, bottom,
+    lines = ["the points as the picture shows them (L light, D dark, ? unsure):", f"top    {top}", f"bottom {bottom}",
              f"bar: {bar['light']} light, {bar['dark']} dark"]
     lines.append("off: not in the picture" if off is None else f"off: {off['light']} light, {off['dark']} dark")
     if reading.busy:

@@ -189,6 +189,7 @@ def test_the_reading_as_text_marks_an_unsure_empty_point():
     points[2] = point(5, 0.99, "dark")
     reading = SimpleNamespace(points=points, busy=None, bar_counts=lambda: {"light": 0, "dark": 0},
                               off_counts=lambda: None)
-    top = _reading_text(reading).splitlines()[1]
-    assert top.startswith("  .   .? 5D   . ")
+    top, bottom = _reading_text(reading).splitlines()[1:3]
+    assert top.startswith("top      .   .? 5D   . ")
+    assert bottom.startswith("bottom   .   .   . ")  # each edge named (a new user could not tell the second row)
 
