@@ -22,7 +22,7 @@ from companion.errors import CompanionError, RulesError
 from companion.referee.observations import BoardReading, Command, DiceReading, Observation, UserCommand
 from companion.referee.diagnosis import diagnose
 from companion.rules import GameState, Phase, Position, parse_position_text
-from companion.rules.notation import apply_moves, parse_moves
+from companion.rules.notation import apply_moves, parse_moves, written_as
 
 _COMMANDS = {
     "double": Command.DOUBLE, "take": Command.TAKE, "pass": Command.PASS, "drop": Command.PASS,
@@ -91,11 +91,7 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         said = str(exc) if repr(stripped) in str(exc) else f"{stripped!r}: {exc}"  # the line named once
         raise TypedInputError(f"{said}. Legal: {_legal_list(plays)}") from exc
     if bytes(mine) + bytes(theirs) not in {p.result_key for p in plays}:
-        # as records write plays: a hit made in passing left out (`13/1*(2)` for 66 through a blot on 7) or a
-        # checker's steps joined, where a legal play puts the mover's checkers so and hits every blot the moves
-        # hit (a hit written that the play cannot make is another play, not shorthand)
-        passing = [p for p in plays if list(p.position.opponent) == list(mine)
-                   and all(p.position.player[point] <= theirs[point] for point in range(1, 25))]
+        passing = written_as(plays, mine, theirs)  # as records write plays: a hit made in passing left out
         if len(passing) > 1:
             raise TypedInputError(f"{stripped!r} could be any of {_legal_list(passing)}: write the hits")
         if not passing:
@@ -104,7 +100,7 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
             raise TypedInputError(f"{stripped!r} is not a legal play of {game.dice}: "
                                   f"{'; '.join(diagnosis.reasons)}. "
                                   f"Legal: {_legal_list(list(diagnosis.nearest) or plays)}")
-        mine, theirs = list(passing[0].position.opponent), list(passing[0].position.player)
+        mine, theirs = passing[0].position.opponent, passing[0].position.player
     after = Position(tuple(mine), tuple(theirs))
     # the dice picked up end the turn; with the opponent's throw held, the play taking it ends the turn already,
     # and picking up would end the opponent's turn before he moved

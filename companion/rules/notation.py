@@ -8,6 +8,7 @@ An empty string (or `Cannot Move`) is the empty play of a roll that cannot be pl
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from companion.errors import NotationError
 from companion.rules.dice import Roll
@@ -91,12 +92,21 @@ def apply_moves(position: Position, moves: list[tuple[int, int, bool]]) -> tuple
     return tuple(me), tuple(opp)
 
 
+def written_as(plays: list[Play], mine: Sequence[int], theirs: Sequence[int]) -> list[Play]:
+    """The `plays` that written moves reaching (`mine`, `theirs`) may stand for, as records write plays: each puts
+    the mover's checkers in the same places and hits every blot the moves hit. A hit made in passing may be left out
+    (`13/1(2)` for 66 through a blot on 7); a hit written that the play cannot make names another play (24/21*/14
+    for 64 is not 24/18/14, which leaves the blot on 21)."""
+    return [play for play in plays if play.position.opponent == tuple(mine)
+            and all(play.position.player[point] <= theirs[point] for point in range(1, 25))]
+
+
 def resolve_play(position: Position, roll: Roll, notation: str) -> Play:
     """The legal play of `roll` that `notation` names.
 
     The written moves are carried out on the board; the legal play reaching the same position is the answer.
     Records often leave out hits or join a checker's steps (`24/14` for 64), so when that position is not
-    reached, a legal play that puts the mover's checkers in the same places is accepted if it is the only one.
+    reached, the one play `written_as` gives is accepted.
     """
     moves = parse_moves(notation)
     plays = position.legal_plays(roll)
@@ -112,7 +122,7 @@ def resolve_play(position: Position, roll: Roll, notation: str) -> Play:
         after = play.position
         if after.opponent == mine and after.player == theirs:
             return play
-    same_checkers = [play for play in plays if play.position.opponent == mine]
+    same_checkers = written_as(plays, mine, theirs)
     if len(same_checkers) == 1:
         return same_checkers[0]
     if len(same_checkers) > 1:

@@ -46,6 +46,15 @@ def test_unmarked_hits_are_found():
     assert p.play("8/5 6/5", 3, 1).notation == "8/5* 6/5"
 
 
+def test_a_hit_made_in_passing_may_be_left_out_but_a_hit_the_play_cannot_make_names_no_play():
+    through_a_blot = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 18: 1, 24: 1})
+    assert through_a_blot.play("13/1(2)", 6, 6).notation == through_a_blot.play("13/7*/1*(2)", 6, 6).notation
+    past_a_blot = Position.from_points({24: 1, 6: 5, 8: 3, 13: 6}, {4: 1, 5: 2, 6: 4, 8: 3, 13: 5})
+    with pytest.raises(NotationError, match="not a legal play"):
+        past_a_blot.play("24/21*/14", 6, 4)  # 24/14 goes by 18 (his 20 is held) and leaves the blot on 21
+    assert past_a_blot.play("24/14", 6, 4).notation == "24/14"
+
+
 def test_illegal_and_impossible_plays_are_refused():
     start = Position.start()
     with pytest.raises(NotationError, match="not a legal play"):
