@@ -53,11 +53,13 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         return []
     if text.startswith("set ") or text == "set":
         return [set_command(stripped[3:].strip())]
-    if re.fullmatch(r"[1-6]\s*[-,]?\s*[1-6]", text):
+    playing = game.phase is Phase.PLAY and not illegal_pending
+    # `6-5` while a roll awaits its play is a move written with a dash (6/5), not dice
+    if re.fullmatch(r"[1-6]\s*[-,]?\s*[1-6]", text) and not (playing and re.fullmatch(r"[1-6]-[1-6]", text)):
         d1, d2 = int(text[0]), int(text[-1])
         if game.phase is Phase.OPENING:
             return [DiceReading((d1, d2), sequence=sequence)]
-        if game.phase is Phase.PLAY and not illegal_pending:
+        if playing:
             raise TypedInputError(f"{stripped!r}: the roll {game.dice} has not been played yet; type its play "
                                   "(e.g. 13/9 6/5), or - if it cannot be played")
         roller = game.turn if game.phase is not Phase.PLAY else 1 - game.turn

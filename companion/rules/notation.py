@@ -1,7 +1,8 @@
 """Reading play notation, as people and programs write it, and finding the legal play it names.
 
 Accepted: `13/8 24/22*`, `bar/20`, `6/off`, `8/5(2)`, chains `13/7*/6` and `24/18/13`, the bar written `25`
-or `bar`, off written `0` or `off`, hits with or without `*`, moves in any order, case and spacing free.
+or `bar`, off written `0` or `off`, hits with or without `*`, moves in any order, case and spacing free. A dash
+may stand for the slash (`24-18 13-11`), as many players and books write a move.
 An empty string (or `Cannot Move`) is the empty play of a roll that cannot be played.
 """
 
@@ -15,7 +16,7 @@ from companion.rules.dice import Roll
 from companion.rules.play import Play
 from companion.rules.position import BAR, OFF, Position
 
-_TOKEN = re.compile(r"^(?P<path>[0-9a-z*/]+?)(?:\((?P<count>[1-4])\))?$")
+_TOKEN = re.compile(r"^(?P<path>[0-9a-z*/-]+?)(?:\((?P<count>[1-4])\))?$")
 _EMPTY = {"", "cannot move", "can't move", "no move", "(no move)", "dance", "dances", "fanned"}
 
 
@@ -34,7 +35,7 @@ def parse_moves(notation: str) -> list[tuple[int, int, bool]]:
         where = "" if token == text else f" in {notation!r}"  # a lone word is not said twice
         if not m:
             raise NotationError(f"cannot read {token!r}{where}: write moves like 13/8, 24/22*, bar/20, 6/off")
-        parts = m.group("path").split("/")
+        parts = re.split("[/-]", m.group("path"))
         if len(parts) < 2 or any(not p for p in parts):
             raise NotationError(f"cannot read {token!r}{where}: a move is FROM/TO, e.g. 13/8")
         points = [_point(p.rstrip("*"), token, notation) for p in parts]

@@ -643,3 +643,19 @@ def test_a_typed_word_that_is_no_move_is_named_once_in_the_refusal():
     with pytest.raises(TypedInputError) as refused:
         observations_from_text("zz", referee_at(START, (3, 1)).game)
     assert str(refused.value).count("'zz'") == 1 and "FROM/TO" in str(refused.value)
+
+
+def test_a_play_typed_with_dashes_is_the_play_with_slashes_and_a_lone_dashed_move_is_no_roll():
+    """A new user typed `24-18`, as books write moves, and was refused. While a roll waits for its play, `6-5` is
+    the move 6/5, not the dice 65; before the roll, `3-1` is still the dice."""
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    ref = referee_at(START, (6, 1))
+    boards = [o for o in observations_from_text("13-7 8-7", ref.game) if isinstance(o, BoardReading)]
+    assert boards == [o for o in observations_from_text("13/7 8/7", ref.game) if isinstance(o, BoardReading)]
+    with pytest.raises(TypedInputError, match="not a legal play of 61"):  # read as a move, and one die short
+        observations_from_text("6-5", ref.game)
+    with pytest.raises(TypedInputError, match="has not been played yet"):
+        observations_from_text("65", ref.game)
+    assert [type(o).__name__ for o in observations_from_text("3-1", Referee(MatchState.money()).game)] == [
+        "DiceReading"]

@@ -18,6 +18,9 @@ from companion.rules import Position, parse_moves
         ("  Bar/22   ", [(25, 22, False)]),
         ("", []),
         ("Cannot Move", []),
+        ("24-18 13-11", [(24, 18, False), (13, 11, False)]),
+        ("bar-20* 6-off", [(25, 20, True), (6, 0, False)]),
+        ("13-7*/6", [(13, 7, True), (7, 6, False)]),
     ],
 )
 def test_parse_variants(text, moves):
@@ -26,7 +29,7 @@ def test_parse_variants(text, moves):
 
 @pytest.mark.parametrize(
     "text, why",
-    [("13-8", "cannot read"), ("8/13", "backwards"), ("27/20", "not a point"), ("13/8*x", "not a point"),
+    [("13.8", "cannot read"), ("13--8", "FROM/TO"), ("8/13", "backwards"), ("27/20", "not a point"), ("13/8*x", "not a point"),
      ("off/3", "the other way"), ("13/", "FROM/TO")],
 )
 def test_unreadable_notation_says_why(text, why):
