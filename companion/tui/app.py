@@ -60,6 +60,7 @@ from companion.tui.board import render_board
 from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
 from companion.tui.illegal import IllegalPlayView
+from companion.tui.keys import ACTIONS, KeysScreen
 from companion.tui.review import ReviewScreen
 
 MODES = ("referee", "record", "train")
@@ -151,6 +152,7 @@ class CompanionApp(App):
     CSS_PATH = Path(__file__).with_name("companion.tcss")  # absolute: subclasses elsewhere keep the styles
     TITLE = "Backgammon Companion"
     BINDINGS = [
+        Binding("question_mark,f1", "keys", "Keys", key_display="?"),
         Binding("a", "accept", "Accept play"),
         Binding("c", "correct", "Correction"),
         Binding("d", "double", "Double"),
@@ -198,6 +200,7 @@ class CompanionApp(App):
         """The clock's time source (a steady clock; tests pass their own)."""
         self._flagged: set[int] = set()
         self.single_keys = {b.key: b.action for b in self.BINDINGS if len(b.key) == 1}  # type: ignore[union-attr]
+        self.single_keys["?"] = "keys"
         self.club = club
         """The board's link to the club server (a `club.publisher.Publisher`), or None."""
         self.hints_shown = mode == "train"
@@ -216,26 +219,9 @@ class CompanionApp(App):
     def get_system_commands(self, screen):
         """The command palette (ctrl+p) offers every action by name, besides Textual's own."""
         yield from super().get_system_commands(screen)
-        for title, help_text, action in (
-            ("Accept the illegal play", "The opponent lets it stand", self.action_accept),
-            ("Request a correction", "The illegal play is played again", self.action_correct),
-            ("Double", "Offer the cube", self.action_double),
-            ("Take", "Accept the double", self.action_take),
-            ("Pass", "Refuse the double and lose the game", self.action_pass_double),
-            ("Beaver", "Take and redouble at once, keeping the cube (money play)", self.action_beaver),
-            ("Undo", "Take back the last thing the referee decided", self.action_undo),
-            ("New game", "Start this game again from the opening roll", self.action_new_game),
-            ("Edit the position", "Set the checkers by hand when the camera read them wrong",
-             self.action_edit_position),
-            ("Export", "Write the match as .mat (or .sgf when it must)", self.action_export),
-            ("Toggle hints", "Show or hide hints and cube advice", self.action_toggle_hints),
-            ("Deeper analysis", "Analyse the position at 2-ply", self.action_deep),
-            ("Copy IDs", "Copy the Position ID, Match ID and XGID", self.action_copy_ids),
-            ("Review the match", "Every play and cube decision so far, rated by the engine", self.action_review),
-            ("Look at the illegal play", "The board as it stands beside the last legal position",
-             self.action_illegal_view),
-        ):
-            yield SystemCommand(title, help_text, action)
+        for name, (title, help_text) in ACTIONS.items():
+            if name not in ("quit", "focus_input"):  # Textual's palette has its own quit; typing needs no command
+                yield SystemCommand(title, help_text, getattr(self, f"action_{name}"))
 
     @property
     def engine(self) -> Engine:
@@ -275,7 +261,7 @@ class CompanionApp(App):
                 yield Static(id="ids")
                 yield Static(id="hints")
                 yield Static(id="cube")
-        yield CommandLine(placeholder="dice (31), a play (8/5 6/5), resign 2; keys act on an empty line",
+        yield CommandLine(placeholder="dice (31), a play (8/5 6/5), resign 2; ? lists the keys",
                           id="command")
         yield Footer()
 
@@ -560,6 +546,11 @@ class CompanionApp(App):
         if self.mode == "referee":
             shown = clock.running if clock.running is not None else 0
             self.query_one("#clock-large", Digits).update(clock_text(clock.left(shown, now)))
+
+    def action_keys(self) -> None:
+        """Every key, those the footer has no room for too, and what the input line takes."""
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(self.single_keys))
 
     def action_review(self) -> None:
         """The match so far, reviewed in a worker: seconds for a whole 7-point match (benchmarks/app_bench.py)."""

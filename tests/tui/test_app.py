@@ -182,6 +182,35 @@ async def test_n_while_a_play_is_due_is_typed_and_entered_alone_asks_first(tmp_p
         assert isinstance(app.screen, Confirm)  # the typed word's capital too: it never starts a game unasked
 
 
+async def test_question_mark_lists_every_key_even_those_the_footer_has_no_room_for(tmp_path):
+    """A new user at 80x24 found no help key: `?` was typed into the line, and the footer never showed x, i, l, b or
+    k. On the empty line `?` (or F1) lists every key and what the line takes; Escape goes back."""
+    from companion.tui.keys import KeysScreen
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _type(pilot, "31")
+        app.query_one("#command").focus()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen) and app.query_one("#command").value == ""
+        listed = str(app.screen.query_one("#keys Static").render())
+        for key, action in app.single_keys.items():
+            assert f"{key}  " in listed, key
+        assert "Deeper analysis" in listed and "24-18" in listed
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, KeysScreen)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert not isinstance(app.screen, KeysScreen)
+        await _keys(pilot, "8-5 6-5")  # and what the list says the line takes, it takes
+        assert _events(app, PlayMade)[-1].play.notation == "8/5 6/5"
+
+
 async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
