@@ -61,6 +61,7 @@ from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
 from companion.tui.illegal import IllegalPlayView
 from companion.tui.keys import ACTIONS, KeysScreen
+from companion.tui.playlist import PlayList
 from companion.tui.review import ReviewScreen
 
 MODES = ("referee", "record", "train")
@@ -252,7 +253,7 @@ class CompanionApp(App):
             with Vertical(id="left"):
                 yield Static(id="board")
                 yield Static(id="verdict")
-                yield RichLog(id="plays", markup=False, wrap=True)
+                yield PlayList(id="plays")
             with VerticalScroll(id="side"):
                 if self.clock is not None:
                     yield Static(id="clock")
@@ -625,7 +626,7 @@ class CompanionApp(App):
         self.post_message(HistoryRated(batches))
 
     def on_history_rated(self, message: HistoryRated) -> None:
-        log = self.query_one("#plays", RichLog)
+        log = self.query_one("#plays", PlayList)
         log.clear()
         shown = 0
         for events, ratings in message.batches:
@@ -640,7 +641,7 @@ class CompanionApp(App):
         self._write_ratings(message.ratings)
 
     def _write_ratings(self, ratings: list) -> None:
-        log = self.query_one("#plays", RichLog)
+        log = self.query_one("#plays", PlayList)
         names = self.recorder.names
         for rating in ratings:
             if isinstance(rating, PlayRating) and not rating.forced:
@@ -652,7 +653,7 @@ class CompanionApp(App):
     # -- the view -------------------------------------------------------------------------------------
 
     def _log_event(self, event: Event) -> None:
-        self.query_one("#plays", RichLog).write(event.text(self.recorder.names))
+        self.query_one("#plays", PlayList).write(event.text(self.recorder.names))
 
     def _verdict_from(self, events: list[Event]) -> None:
         names = self.recorder.names

@@ -211,6 +211,32 @@ async def test_question_mark_lists_every_key_even_those_the_footer_has_no_room_f
         assert _events(app, PlayMade)[-1].play.notation == "8/5 6/5"
 
 
+async def test_the_play_list_wraps_at_its_width_and_again_when_the_terminal_is_resized(tmp_path):
+    """A new user at 80x24 saw the play list's long lines cut, not wrapped (RichLog rendered each at least 78
+    columns wide), and after a resize it no longer showed the newest line."""
+    from companion.tui.playlist import PlayList
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _type(pilot, "31")
+        _board_play(app, "13/8")  # illegal: a long line
+        for _ in range(3):
+            await pilot.pause()
+        plays = app.query_one("#plays", PlayList)
+        width = plays.scrollable_content_region.width
+        assert max(strip.cell_length for strip in plays.lines) <= width
+        assert any("Nearest legal" in text for text in plays.texts)
+        narrow_rows = len(plays.lines)
+        await pilot.resize_terminal(160, 50)
+        for _ in range(3):
+            await pilot.pause()
+        assert plays.scrollable_content_region.width > width and len(plays.lines) < narrow_rows
+        await pilot.resize_terminal(80, 24)
+        for _ in range(3):
+            await pilot.pause()
+        assert len(plays.lines) == narrow_rows and plays.scroll_y == plays.max_scroll_y
+
+
 async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -1,0 +1,49 @@
+"""The play list: what happened, a line an event, wrapped at the pane's width and wrapped again when it changes."""
+
+from __future__ import annotations
+
+from textual.events import Resize
+from textual.widgets import RichLog
+
+
+class PlayList(RichLog):
+    """A `RichLog` of plain lines that keeps them, so that a new width (a resized terminal, or the first one known
+    on `--resume`) wraps them all again and shows the newest. RichLog renders a line once, at least 78 columns
+    wide by default: in a 50-column pane a long line was cut, not wrapped."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(markup=False, wrap=True, min_width=1, **kwargs)
+        self._texts: list[str] = []
+        self._wrapped_at = 0
+
+    def write(self, content, *args, **kwargs):  # type: ignore[override]
+        self._texts.append(str(content))
+        return super().write(content, *args, **kwargs)
+
+    def clear(self):  # type: ignore[override]
+        self._texts = []
+        return super().clear()
+
+    def on_resize(self, event: Resize) -> None:
+        # in place of RichLog's handler, which writes the lines deferred until a width is known: every line kept is
+        # written again at each new width
+        event.prevent_default()
+        width = event.size.width
+        if not width:
+            return
+        self._size_known = True
+        self._deferred_renders.clear()
+        if width != self._wrapped_at:
+            self._wrapped_at = width
+            RichLog.clear(self)
+            for text in self._texts:
+                RichLog.write(self, text, scroll_end=False)
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    @property
+    def texts(self) -> list[str]:
+        """The lines written, as written."""
+        return list(self._texts)
+
+
+__all__ = ["PlayList"]
