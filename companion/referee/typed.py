@@ -5,7 +5,8 @@ typed play that is not legal is refused here, with the reason and the legal play
 as an illegal play (only a board that was seen goes through the correction window).
 
     31            the dice (in the opening roll: player 0's die, then player 1's; the higher die plays first)
-    8/5 6/5       the play of the dice on the board (the board after it, then the dice picked up)
+    8/5 6/5       the play of the dice on the board (the board after it, then the dice picked up); 8-5 6-5 too,
+                  and a lone 6-5 while a roll awaits its play is the move, not dice
     -             the roll cannot be played (pick up the dice)
     double | take | pass | beaver | accept | correct | undo | new
     resign [1|2|3]  offers to resign a single game, a gammon or a backgammon; the opponent answers with

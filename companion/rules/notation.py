@@ -26,7 +26,7 @@ def parse_moves(notation: str) -> list[tuple[int, int, bool]]:
     `13/7*/6` gives (13, 7, True), (7, 6, False); `8/5(2)` gives (8, 5, False) twice. Points are not checked
     against any position here, only their range.
     """
-    text = " ".join(notation.lower().replace("\u2019", "'").split())
+    text = " ".join(notation.lower().replace("\u2019", "'").replace("\u2013", "-").split())  # as typeset
     if text in _EMPTY:
         return []
     moves: list[tuple[int, int, bool]] = []

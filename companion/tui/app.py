@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Digits, Footer, Header, Input, RichLog, Static
+from textual.widgets import Digits, Footer, Header, Input, Static
 
 from companion.analysis import (
     DEEP,
@@ -551,7 +551,12 @@ class CompanionApp(App):
     def action_keys(self) -> None:
         """Every key, those the footer has no room for too, and what the input line takes."""
         if not isinstance(self.screen, KeysScreen):
-            self.push_screen(KeysScreen(self.single_keys))
+            self.push_screen(KeysScreen(self.listed_keys()))
+
+    def listed_keys(self) -> list[tuple[str, str]]:
+        """Every key binding, as the keys show (`?`/F1, `:`), with its action: the footer shows only some."""
+        shown = {"question_mark,f1": "? F1", "colon": ":"}
+        return [(shown.get(b.key, b.key), b.action) for b in self.BINDINGS]  # type: ignore[union-attr]
 
     def action_review(self) -> None:
         """The match so far, reviewed in a worker: seconds for a whole 7-point match (benchmarks/app_bench.py)."""

@@ -3,7 +3,10 @@ terminal has room for a few keys only, and some keys are never in it."""
 
 from __future__ import annotations
 
-from rich.markup import escape
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -28,7 +31,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "illegal_view": ("Look at the illegal play", "The board as it stands beside the last legal position"),
     "clock": ("Pause the clock", "Pause or restart the match clock (companion run --clock)"),
     "focus_input": ("Type", "Go to the input line"),
-    "keys": ("Keys", "This list of keys and of what the input line takes"),
+    "keys": ("List the keys", "Every key, and what the input line takes"),
     "quit": ("Quit", "Leave the app (the match is kept as it is played)"),
 }
 """Each action's name and what it does: the command palette's entries and this screen's lines."""
@@ -38,37 +41,53 @@ TYPED = (
     ("13/8 24/22*", "a play; also 24-18, bar/20, 6/off, 8/5(2); a hit made in passing may be left out"),
     ("-  none", "the roll cannot be played"),
     ("set ID", "set the position: a Position ID, or XGID=..."),
-    ("resign 1-3", "offer to resign a single game, a gammon or a backgammon"),
+    ("resign 1|2|3", "offer to resign a single game, a gammon or a backgammon"),
 )
 """What the input line takes, typed and entered."""
 
 
-def key_lines(keys: dict[str, str]) -> list[str]:
-    """One line per key (`keys`: key to action), in the order given, with the action's name and what it does."""
-    lines = []
-    for key, action in keys.items():
-        title, help_text = ACTIONS.get(action, (action.replace("_", " ").capitalize(), ""))
-        lines.append(f"[b]{escape(key):>3}[/]  {title}" + (f": {help_text}" if help_text else ""))
-    return lines
+def key_table(keys: Sequence[tuple[str, str]], columns: int = 2) -> Table:
+    """The keys (`keys`: what the key shows, its action) with their actions' names, `columns` pairs a row: at
+    80x24 the whole list and what the line takes fit without scrolling."""
+    table = Table.grid(padding=(0, 1))
+    for _ in range(columns):
+        table.add_column(justify="right", style="bold")
+        table.add_column(min_width=26)
+    rows = -(-len(keys) // columns)
+    for r in range(rows):
+        cells: list[str | Text] = []
+        for c in range(columns):
+            k = c * rows + r
+            if k < len(keys):
+                shown, action = keys[k]
+                cells += [Text(shown), Text(ACTIONS.get(action, (action.replace("_", " ").capitalize(), ""))[0])]
+        table.add_row(*cells)
+    return table
 
 
 class KeysScreen(ModalScreen[None]):
-    """The app's keys (`keys`, key to action) and what the input line takes; Escape, q, ? or F1 closes it."""
+    """The app's keys (`keys`: what each key shows, and its action) and what the input line takes; Escape, q, ? or F1
+    closes it."""
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
 
-    def __init__(self, keys: dict[str, str]) -> None:
+    def __init__(self, keys: Sequence[tuple[str, str]]) -> None:
         super().__init__()
-        self.keys = keys
+        self.keys = list(keys)
 
     def compose(self) -> ComposeResult:
-        typed = [f"[b]{escape(text):>12}[/]  {meaning}" for text, meaning in TYPED]
+        typed = Table.grid(padding=(0, 2))
+        typed.add_column(style="bold", no_wrap=True)
+        typed.add_column()
+        for text, meaning in TYPED:
+            typed.add_row(text, meaning)
         with VerticalScroll(id="keys"):
-            yield Static("\n".join([
-                "[b]Keys[/] act at once while the input line is empty. While a roll awaits its play, b, c and n",
-                "begin what is typed (bar/20, cannot move, none); entered alone they act.", "",
-                *key_lines(self.keys), "", "[b]Typed[/] on the input line, then Enter:", *typed, "",
-                "Escape, q or ? closes this list. Ctrl+P finds any action by name."]))
+            yield Static("[b]Keys[/] act at once on the empty input line (while a roll awaits its play, b c n begin "
+                         "what is typed: bar/20, cannot move, none; entered alone they act):")
+            yield Static(key_table(self.keys), id="key-table")
+            yield Static("[b]Typed[/] on the input line, then Enter:")
+            yield Static(typed, id="typed")
+            yield Static("Escape, q or ? closes this list; ctrl+p finds an action by name and says what it does.")
 
 
-__all__ = ["ACTIONS", "KeysScreen", "TYPED", "key_lines"]
+__all__ = ["ACTIONS", "KeysScreen", "TYPED", "key_table"]

@@ -28,7 +28,8 @@ class PlayList(RichLog):
         # in place of RichLog's handler, which writes the lines deferred until a width is known: every line kept is
         # written again at each new width
         event.prevent_default()
-        width = event.size.width
+        # the text's width, not the widget's: the short screen's styles take the pane's border off, not its width
+        width = self.scrollable_content_region.width
         if not width:
             return
         self._size_known = True
