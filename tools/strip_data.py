@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.rules.layout import STANDARD, BoardGeometry  # noqa: E402
 from companion.sim.truth import image_corners, player0_colour, strip_colours, strip_counts  # noqa: E402
 from companion.vision.orientation import Orientation  # noqa: E402
-from companion.vision.strips import StripCutter, jittered_frames  # noqa: E402
+from companion.vision.strip_reader import COLOUR_ROWS  # noqa: E402
+from companion.vision.strips import STRIP_W, StripCutter, finer_frames, jittered_frames  # noqa: E402
 
 NOT_A_POINT = 16
 HELDOUT_BOARDS = 1_000_000
@@ -106,26 +107,38 @@ def random_picture(rng: np.random.Generator, size=(720, 1280)) -> np.ndarray:
     return image
 
 
-def negative_block(strips: np.ndarray) -> dict:
+def negative_block(strips: np.ndarray, colour_scale: int = 0) -> dict:
     n = len(strips)
-    return {"x": strips, "y": np.full(n, NOT_A_POINT), "offset": np.full(n, np.nan), "colour": np.full(n, -1)}
+    block = {"x": strips, "y": np.full(n, NOT_A_POINT), "offset": np.full(n, np.nan), "colour": np.full(n, -1)}
+    if colour_scale:  # the colour network never sees a negative: its crops are left black
+        block["crops"] = np.zeros((n, colour_scale * COLOUR_ROWS, colour_scale * STRIP_W, 3), np.uint8)
+    return block
 
 
-def from_image(image, corners, geometry, counts, colours, rng, negative_share: float) -> list[dict]:
+def from_image(image, corners, geometry, counts, colours, rng, negative_share: float, colour_scale: int = 0
+               ) -> list[dict]:
     """Blocks (strips, counts, offsets, colours) for one frame: its 26 strips (those a hand hides left out) and
-    perhaps 26 negatives (offset NaN: they have no point to be off from)."""
+    perhaps 26 negatives (offset NaN: they have no point to be off from). `colour_scale`: each strip's first
+    `COLOUR_ROWS` rows also cut at that many times the pixels each way from the same jittered frame (`crops`)."""
     corners = np.array(corners, np.float64) + rng.uniform(-2.5, 2.5, (4, 2))
     offsets: list[float] = []
-    strips = StripCutter(tuple(map(tuple, corners)), geometry, jittered_frames(geometry, rng, offsets)).cut(image)
+    frames = jittered_frames(geometry, rng, offsets)
+    strips = StripCutter(tuple(map(tuple, corners)), geometry, frames).cut(image)
     keep = np.array(counts) >= 0
-    blocks = [{"x": strips[keep], "y": np.array(counts)[keep], "offset": np.array(offsets)[keep],
-               "colour": np.array(colours)[keep]}]
+    block = {"x": strips[keep], "y": np.array(counts)[keep], "offset": np.array(offsets)[keep],
+             "colour": np.array(colours)[keep]}
+    if colour_scale:
+        size = (colour_scale * COLOUR_ROWS, colour_scale * STRIP_W)
+        block["crops"] = StripCutter(tuple(map(tuple, corners)), geometry, finer_frames(frames, colour_scale)[keep],
+                                     size=size).cut(image)
+    blocks = [block]
     if rng.random() < negative_share:
-        blocks.append(negative_block(negatives(image, corners, geometry, rng)))
+        blocks.append(negative_block(negatives(image, corners, geometry, rng), colour_scale))
     return blocks
 
 
-def sim_frame(index: int):
+def sim_frame(args):
+    index, colour_scale = args
     from tools.train_reader import TRAIN, TRAIN_HARD, random_stacks
     from companion.sim.render import Renderer
     from companion.sim.sets import sample
@@ -137,14 +150,14 @@ def sim_frame(index: int):
     orient = Orientation(not pose.from_player1, pose.home_right, player0_colour(style))
     counts = strip_counts(label.points, label.bar, orient, set(label.occluded), label.hand)
     colours = strip_colours(label.points, label.bar, orient)
-    blocks = from_image(image, image_corners(label), STANDARD, counts, colours, rng, 0.25)
+    blocks = from_image(image, image_corners(label), STANDARD, counts, colours, rng, 0.25, colour_scale)
     extra = []
     if rng.random() < 0.1:
         extra.append(photo_negatives(rng))
     if rng.random() < 0.05:
         extra.append(StripCutter(image_corners(label), STANDARD, jittered_frames(STANDARD, rng)).cut(
             random_picture(rng)))
-    return blocks + [negative_block(strips) for strips in extra if strips is not None]
+    return blocks + [negative_block(strips, colour_scale) for strips in extra if strips is not None]
 
 
 def photoreal_label(label: dict, hidden_as: int = -1):
@@ -165,7 +178,7 @@ def photoreal_label(label: dict, hidden_as: int = -1):
 
 
 def photoreal_frame(args):
-    path, seed, repeats = args
+    path, seed, repeats, colour_scale = args
     label = json.loads(path.with_suffix(".json").read_text())
     image = cv2.imread(str(path))
     # a point under a hand is taught as "not a point": the reader then knows something is over the board
@@ -176,7 +189,7 @@ def photoreal_frame(args):
     rng = np.random.default_rng(seed)
     board = board_number(label)
     blocks = [block for _ in range(repeats)
-              for block in from_image(image, corners, geometry, counts, colours, rng, 0.3)]
+              for block in from_image(image, corners, geometry, counts, colours, rng, 0.3, colour_scale)]
     for block in blocks:  # negatives belong to no board: no set's colours are measured on them
         positive = np.any(block["y"] != NOT_A_POINT)
         block["board"] = np.full(len(block["y"]), board if positive else -1)
@@ -192,13 +205,16 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=4, help="jittered cuts of each photoreal frame")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--colour-scale", type=int, default=0,
+                        help="also keep each strip's colour rows cut at this many times the pixels (`crops`)")
     args = parser.parse_args()
     with ProcessPoolExecutor(args.workers) as pool:
         if args.source == "sim":
-            parts = list(pool.map(sim_frame, range(args.frames), chunksize=16))
+            parts = list(pool.map(sim_frame, [(i, args.colour_scale) for i in range(args.frames)], chunksize=16))
         else:
             files = sorted(p for p in args.dir.rglob("*.jpg") if p.with_suffix(".json").exists())
-            parts = list(pool.map(photoreal_frame, [(p, i, args.repeats) for i, p in enumerate(files)], chunksize=4))
+            parts = list(pool.map(photoreal_frame, [(p, i, args.repeats, args.colour_scale)
+                                                    for i, p in enumerate(files)], chunksize=4))
     # a group is one cut of one frame (or its negatives): the network's input is normalised per group
     blocks = [block for frame_blocks in parts for block in frame_blocks]
     x = np.concatenate([b["x"] for b in blocks])
@@ -210,7 +226,8 @@ def main() -> int:
     # network is also shown a frame with the set colours measured on its board's frame 0, as calibration gives them
     board = np.concatenate([b.get("board", np.full(len(b["y"]), -1)) for b in blocks]).astype(np.int32)
     frame = np.concatenate([b.get("frame", np.full(len(b["y"]), -1)) for b in blocks]).astype(np.int32)
-    np.savez(args.out, x=x, y=y, group=group, offset=offset, colour=colour, board=board, frame=frame)
+    crops = {"crops": np.concatenate([b["crops"] for b in blocks])} if args.colour_scale else {}
+    np.savez(args.out, x=x, y=y, group=group, offset=offset, colour=colour, board=board, frame=frame, **crops)
     print(f"{len(parts)} frames, {len(blocks)} groups, {len(x)} strips ({np.mean(y == NOT_A_POINT):.2f} negatives) to {args.out}")
     return 0
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 import time
 from pathlib import Path
 
@@ -32,15 +33,24 @@ from companion.rules.layout import STANDARD  # noqa: E402
 from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from  # noqa: E402
 from tools.onnx_widths import pad_widths  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
-from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, colour_input  # noqa: E402
-from companion.vision.strips import STRIP_W  # noqa: E402
+from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, reference_planes  # noqa: E402
+from companion.vision.strips import STRIP_W, centred, normalisation  # noqa: E402
 from tools.strip_data import true_dists  # noqa: E402
 
 
 class ColourNet(nn.Module):
-    def __init__(self) -> None:
+    """`scale` 1: crops of the strips' own pixels. 2: crops cut at twice the pixels each way, read by a stride-2
+    first convolution (the finer detail seen once, at little more cost) and the same stack after it."""
+
+    def __init__(self, scale: int = 1) -> None:
         super().__init__()
-        self.features = conv_blocks((9, 16, 24, 32), pooled=3)
+        self.scale = scale
+        if scale == 1:
+            self.features = conv_blocks((9, 16, 24, 32), pooled=3)
+        else:
+            stem = nn.Sequential(nn.Conv2d(9, 16, 3, stride=scale, padding=1, bias=False), nn.BatchNorm2d(16),
+                                 nn.ReLU(inplace=True), nn.MaxPool2d(2))
+            self.features = nn.Sequential(*stem, *conv_blocks((16, 24, 32), pooled=2))
         self.head = nn.Sequential(nn.Flatten(), nn.Linear(32 * (COLOUR_ROWS // 8) * (STRIP_W // 8), 32),
                                   nn.ReLU(inplace=True), nn.Linear(32, 1))
 
@@ -48,12 +58,12 @@ class ColourNet(nn.Module):
         return self.head(self.features(x))[:, 0]
 
 
-def uneven_light(n: int, rng: np.random.Generator) -> np.ndarray:
+def uneven_light(n: int, rng: np.random.Generator, size: tuple[int, int] = (COLOUR_ROWS, STRIP_W)) -> np.ndarray:
     """Light that falls unevenly on half the crops, in the crops' normalised units: a brighter or darker point as a
     whole, a ramp across it, and on some a soft bright spot. The reference colours stay the board's own, so a dark
-    checker under a lamp must be told by more than its lightness. (n, 1, COLOUR_ROWS, STRIP_W)."""
-    rows = np.linspace(-1, 1, COLOUR_ROWS, dtype=np.float32)[None, None, :, None]
-    cols = np.linspace(-1, 1, STRIP_W, dtype=np.float32)[None, None, None, :]
+    checker under a lamp must be told by more than its lightness. (n, 1, *size)."""
+    rows = np.linspace(-1, 1, size[0], dtype=np.float32)[None, None, :, None]
+    cols = np.linspace(-1, 1, size[1], dtype=np.float32)[None, None, None, :]
 
     def draw(low, high):
         return rng.uniform(low, high, (n, 1, 1, 1)).astype(np.float32)
@@ -68,14 +78,14 @@ def other_finishes(inputs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     colours mixed by one random colour matrix (other pairs of sets, the choice still "which of these two"), and on
     some a pattern over the crop alone (veins or bands at a random angle, width and spacing, as veined, pearly or
     patterned checkers show; the references, medians of checkers' middles, do not show it)."""
-    n = len(inputs)
+    n, height, width = len(inputs), inputs.shape[2], inputs.shape[3]
     out = inputs.copy()
     mixed = rng.random(n) < 0.5
     mix = np.eye(3, dtype=np.float32)[None] + rng.normal(0, 0.25, (n, 3, 3)).astype(np.float32)
     for k in (0, 3, 6):
         out[mixed, k:k + 3] = np.einsum("nij,njhw->nihw", mix[mixed], inputs[mixed, k:k + 3])
-    rows = np.linspace(-1, 1, COLOUR_ROWS, dtype=np.float32)[None, :, None]
-    cols = np.linspace(-1, 1, STRIP_W, dtype=np.float32)[None, None, :] * STRIP_W / COLOUR_ROWS
+    rows = np.linspace(-1, 1, height, dtype=np.float32)[None, :, None]
+    cols = np.linspace(-1, 1, width, dtype=np.float32)[None, None, :] * width / height
     patterned = np.nonzero(rng.random(n) < 0.3)[0]
     if len(patterned):
         m = len(patterned)
@@ -136,15 +146,42 @@ def calibration_references(board: np.ndarray, frame: np.ndarray, group: np.ndarr
     return out
 
 
-def load(specs: list[str], other_share: float = 0.0):
+@dataclass
+class Crops:
+    """Colour examples kept as the reader cuts them (uint8), with what turns each into the network's input: its
+    group's look (`normalisation`) and the two sets' reference planes. Inputs are made a batch at a time: at twice
+    the pixels, all of them made at once would not fit the machine's 24 GB."""
+
+    crops: np.ndarray
+    mean: np.ndarray
+    std: np.ndarray
+    references: np.ndarray
+    label: np.ndarray
+    repeats: np.ndarray
+
+    def inputs(self, rows: np.ndarray) -> np.ndarray:
+        out = np.empty((len(rows), 9, *self.crops.shape[1:3]), np.float32)
+        centred(self.crops[rows], self.mean[rows], self.std[rows], out[:, :3])
+        out[:, 3:] = self.references[rows][:, :, None, None]
+        return out
+
+
+def load(specs: list[str], other_share: float = 0.0, scale: int = 1) -> Crops:
     """Every file's crops once, with how many times an epoch each is shown (`FILE:K`): repeats are rows drawn again,
-    not copies (three copies of the photoreal crops beside the rest took more than the machine's 24 GB)."""
-    xs, labels, repeats = [], [], []
+    not copies (three copies of the photoreal crops beside the rest took more than the machine's 24 GB). `scale` 2
+    takes the crops `strip_data.py --colour-scale 2` cut at twice the pixels."""
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in ("crops", "mean", "std", "references", "label",
+                                                                "repeats")}
     calibrated_groups = 0
     for spec in specs:
         path, _, repeat = spec.partition(":")
         data = np.load(path)
         x, y, group, colour = data["x"], data["y"].astype(np.int64), data["group"], data["colour"]
+        if scale > 1 and "crops" not in data.files:
+            raise SystemExit(f"{path} holds no crops at scale {scale}: make it with strip_data.py --colour-scale")
+        crops = data["crops"] if scale > 1 else x[:, :COLOUR_ROWS]
+        if crops.shape[1] != scale * COLOUR_ROWS:
+            raise SystemExit(f"{path}: crops of {crops.shape[1]} rows, not {scale * COLOUR_ROWS}")
         keep = colour >= 0
         by_group = references(x, y, group)
         calibrated = {}
@@ -159,22 +196,28 @@ def load(specs: list[str], other_share: float = 0.0):
                     "strip_data kept them): the frames' own colours only")
             print(f"{path}: {said}", flush=True)
         calibrated_groups += len(calibrated)
-        # the inputs are built once: each group's strips normalised by the group's own look, as the reader does
-        inputs = np.empty((int(keep.sum()), 9, COLOUR_ROWS, STRIP_W), np.float32)
+        # each group's strips normalised by the group's own look, as the reader does
+        rows_kept = np.nonzero(keep)[0]
+        mean = np.empty((len(rows_kept), 3), np.float32)
+        std = np.empty(len(rows_kept), np.float32)
+        refs = np.empty((len(rows_kept), 6), np.float32)
         out_rows = np.cumsum(keep) - 1
         for g in np.unique(group[keep]):
-            rows = np.nonzero((group == g))[0]
-            pick = rows[keep[rows]]
+            rows = np.nonzero(group == g)[0]
+            pick = out_rows[rows[keep[rows]]]
+            m, sd = normalisation(x[rows])
             centres = by_group[int(g)]
-            inputs[out_rows[pick]] = colour_input(x[rows], pick - rows[0], centres["light"], centres["dark"])
-        xs.append(inputs)
-        labels.append(colour[keep].astype(np.float32))
-        repeats.append(np.full(len(inputs), int(repeat or 1)))
-        print(f"{path}: {len(inputs)} strips with checkers x {repeat or 1}", flush=True)
+            mean[pick], std[pick] = m, sd
+            refs[pick] = reference_planes(centres["light"], centres["dark"], m, sd)
+        for name, value in (("crops", crops[rows_kept]), ("mean", mean), ("std", std), ("references", refs),
+                            ("label", colour[keep].astype(np.float32)),
+                            ("repeats", np.full(len(rows_kept), int(repeat or 1)))):
+            parts[name].append(value)
+        print(f"{path}: {len(rows_kept)} strips with checkers x {repeat or 1}", flush=True)
     if other_share and not calibrated_groups:
         raise SystemExit("--other-frames: no file records its strips' boards and frames (make them again with "
                          "tools/strip_data.py)")
-    return np.concatenate(xs), np.concatenate(labels), np.concatenate(repeats)
+    return Crops(**{name: np.concatenate(value) for name, value in parts.items()})
 
 
 def main() -> int:
@@ -184,26 +227,31 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--init", type=Path, help="a .pt state or a shipped .onnx file to start from (fine-tuning)")
     parser.add_argument("--other-frames", type=float, default=0.0,
                         help="share of the frames after the first (of files that record their boards) shown with "
                              "the set colours measured on their board's frame 0, as a calibrated profile gives them")
     parser.add_argument("--finishes", action="store_true",
                         help="other sets' colours on half the crops, a pattern on 30 %% (`other_finishes`)")
+    parser.add_argument("--scale", type=int, default=1, choices=(1, 2),
+                        help="2: crops cut at twice the pixels each way (files made with --colour-scale 2)")
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strip_colours.onnx")
     args = parser.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)  # before training: a missing folder lost a finished run
     torch.set_num_threads(args.threads)
-    torch.manual_seed(0)
-    rng = np.random.default_rng(0)
-    x, y, repeats = load(args.data, args.other_frames)
-    held = np.zeros(len(x), bool)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    data = load(args.data, args.other_frames, args.scale)
+    y, repeats = data.label, data.repeats
+    held = np.zeros(len(y), bool)
     held[::10] = True  # a tenth of the crops held out, each once (a repeated crop is never on both sides)
     train_rows = np.repeat(np.nonzero(~held)[0], repeats[~held])
     val_rows = np.nonzero(held)[0]
-    model = ColourNet()
-    frozen = args.init is not None and start_from(model, args.init, (8, 9, COLOUR_ROWS, STRIP_W))
+    model = ColourNet(args.scale)
+    shape = (9, args.scale * COLOUR_ROWS, args.scale * STRIP_W)
+    frozen = args.init is not None and start_from(model, args.init, (8, *shape))
     steps = args.epochs * (len(train_rows) // args.batch)
     opt, sched = one_cycle(model, args.lr, steps)
     start = time.perf_counter()
@@ -214,14 +262,14 @@ def main() -> int:
         order = rng.permutation(train_rows)
         for b in range(len(order) // args.batch):
             rows = np.sort(order[b * args.batch:(b + 1) * args.batch])
-            inputs = torch.from_numpy(x[rows]).clone()
+            inputs = torch.from_numpy(data.inputs(rows))
             target = y[rows].copy()
             swap = rng.random(len(rows)) < 0.5  # the two sets in either order: only "which of the two" is learnt
             inputs[swap, 3:6], inputs[swap, 6:9] = inputs[swap, 6:9].clone(), inputs[swap, 3:6].clone()
             target[swap] = 1 - target[swap]
             inputs[:, 3:] += torch.from_numpy(rng.normal(0, 0.1, (len(rows), 6, 1, 1)).astype(np.float32))
             inputs[:, :3] *= torch.from_numpy(rng.uniform(0.8, 1.2, (len(rows), 1, 1, 1)).astype(np.float32))
-            inputs[:, :3] += torch.from_numpy(uneven_light(len(rows), rng))
+            inputs[:, :3] += torch.from_numpy(uneven_light(len(rows), rng, shape[1:]))
             if args.finishes:
                 inputs = torch.from_numpy(other_finishes(inputs.numpy(), rng))
             flip = torch.from_numpy(rng.random(len(rows)) < 0.5)
@@ -233,12 +281,12 @@ def main() -> int:
             sched.step()
         model.eval()
         with torch.no_grad():
-            right = sum(int(((model(torch.from_numpy(x[val_rows[i:i + 2048]])) > 0).numpy()
+            right = sum(int(((model(torch.from_numpy(data.inputs(val_rows[i:i + 2048]))) > 0).numpy()
                              == (y[val_rows[i:i + 2048]] > 0.5)).sum()) for i in range(0, len(val_rows), 2048))
         print(f"epoch {epoch + 1}/{args.epochs}: validation {right / len(val_rows):.5f} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 9, COLOUR_ROWS, STRIP_W), str(args.out), input_names=["crops"],
+    torch.onnx.export(model, torch.zeros(1, *shape), str(args.out), input_names=["crops"],
                       output_names=["first_set"], dynamic_axes={"crops": {0: "n"}, "first_set": {0: "n"}},
                       opset_version=17, dynamo=False)
     pad_widths(args.out)  # the same function, faster under ONNX Runtime (tools/onnx_widths.py)

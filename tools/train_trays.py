@@ -31,9 +31,17 @@ from tools.onnx_widths import pad_widths  # noqa: E402
 
 
 class TrayNet(nn.Module):
-    def __init__(self) -> None:
+    """`scale` 2: halves cut at twice the pixels each way, read by a stride-2 first convolution and the same stack
+    after it."""
+
+    def __init__(self, scale: int = 1) -> None:
         super().__init__()
-        self.features = conv_blocks((9, 16, 32, 48, 64), pooled=3)
+        if scale == 1:
+            self.features = conv_blocks((9, 16, 32, 48, 64), pooled=3)
+        else:
+            stem = nn.Sequential(nn.Conv2d(9, 16, 3, stride=scale, padding=1, bias=False), nn.BatchNorm2d(16),
+                                 nn.ReLU(inplace=True), nn.MaxPool2d(2))
+            self.features = nn.Sequential(*stem, *conv_blocks((16, 32, 48, 64), pooled=2))
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * (TRAY_H // 8) * (TRAY_W // 8), 64),
                                   nn.ReLU(inplace=True), nn.Linear(64, COUNTS + 1))
 
@@ -110,7 +118,9 @@ def main() -> int:
     val_rows = np.nonzero(held)[0]
     print(f"{(~held).sum()} training halves ({np.sum(y[~held] > 0)} holding checkers), {held.sum()} held out",
           flush=True)
-    model = TrayNet()
+    shape = tuple(int(v) for v in data["x"].shape[1:3])
+    scale = shape[0] // TRAY_H
+    model = TrayNet(scale)
     steps = args.epochs * (len(train_rows) // args.batch)
     opt, sched = one_cycle(model, args.lr, steps)
     start = time.perf_counter()
@@ -127,7 +137,7 @@ def main() -> int:
             inputs[:, 3:] += torch.from_numpy(rng.normal(0, 0.1, (len(rows), 6, 1, 1)).astype(np.float32))
             inputs[:, :3] *= torch.from_numpy(rng.uniform(0.8, 1.2, (len(rows), 1, 1, 1)).astype(np.float32))
             inputs[:, :3] += torch.from_numpy(rng.normal(0, 0.15, (len(rows), 3, 1, 1)).astype(np.float32))
-            inputs[:, :3] += torch.from_numpy(rng.normal(0, 0.05, (len(rows), 3, TRAY_H, TRAY_W)).astype(np.float32))
+            inputs[:, :3] += torch.from_numpy(rng.normal(0, 0.05, (len(rows), 3, *shape)).astype(np.float32))
             counts, first_logit = model(inputs)
             has = torch.from_numpy(colour[rows] >= 0)
             loss = F.cross_entropy(counts, torch.from_numpy(y[rows]))
@@ -143,7 +153,7 @@ def main() -> int:
         report(counts, first, y[val_rows], colour[val_rows],
                f"epoch {epoch + 1}/{args.epochs} ({time.perf_counter() - start:.0f} s), held-out boards")
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 9, TRAY_H, TRAY_W), str(args.out), input_names=["halves"],
+    torch.onnx.export(model, torch.zeros(1, 9, *shape), str(args.out), input_names=["halves"],
                       output_names=["counts", "first_set"],
                       dynamic_axes={"halves": {0: "n"}, "counts": {0: "n"}, "first_set": {0: "n"}},
                       opset_version=17, dynamo=False)

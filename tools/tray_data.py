@@ -56,7 +56,7 @@ def tray_labels(label: dict, orient) -> tuple[list[int], list[int]]:
 
 
 def frame_halves(args) -> dict | None:
-    path, seed, repeats = args
+    path, seed, repeats, scale = args
     label = json.loads(path.with_suffix(".json").read_text())
     image = cv2.imread(str(path))
     if image is None or "off" not in label:
@@ -71,7 +71,7 @@ def frame_halves(args) -> dict | None:
         strips = StripCutter(moved, geometry).cut(image)
         mean, std = normalisation(strips)
         sets = set_colours(strips, counts, colours, geometry)
-        halves = tray_cutter(moved, geometry, jittered_tray_frames(geometry, rng)).cut(image)
+        halves = tray_cutter(moved, geometry, jittered_tray_frames(geometry, rng), scale).cut(image)
         for k in range(len(HALVES)):
             out["x"].append(halves[k])
             out["y"].append(counts_off[k])
@@ -91,11 +91,13 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=2, help="jittered cuts of each frame")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--scale", type=int, default=1, help="halves cut at this many times the pixels each way")
     args = parser.parse_args()
     found = {p.name: p for d in args.dir for p in d.rglob("*.jpg") if p.with_suffix(".json").exists()}
     files = [found[name] for name in sorted(found)]  # a frame in two folders (copies for a fit) counts once
     with ProcessPoolExecutor(args.workers) as pool:
-        parts = [p for p in pool.map(frame_halves, [(p, i, args.repeats) for i, p in enumerate(files)], chunksize=4)
+        parts = [p for p in pool.map(frame_halves, [(p, i, args.repeats, args.scale) for i, p in enumerate(files)],
+                                          chunksize=4)
                  if p is not None]
     data = {k: np.array([v for part in parts for v in part[k]]) for k in parts[0]}
     data["x"] = data["x"].astype(np.uint8)

@@ -31,6 +31,8 @@ class Network:
         except Exception as error:  # ONNX Runtime raises its own untyped errors for a bad file
             raise ModelError(f"the model {path} cannot be loaded: {error}") from error
         self.input = self.session.get_inputs()[0].name
+        self.input_shape = tuple(self.session.get_inputs()[0].shape)
+        """The input's dimensions as the file declares them (a name, not a number, where they vary)."""
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return self.session.run(None, {self.input: np.ascontiguousarray(x, np.float32)})[0]

@@ -49,9 +49,9 @@ from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, home_halves, tray_halves, tray_side, two_colours)
 from companion.vision.strips import (BAR_BOTTOM, BAR_TOP, BEFORE, PX_PER_POINT, STRIP_W, Pyramid, StripCutter,
-                                     StripPlaces, centred, mm_to_image, network_input, normalisation, strip_frames)
+                                     StripPlaces, centred, finer_frames, mm_to_image, network_input, normalisation, strip_frames)
 from companion.vision.trays import BEFORE as TRAY_BEFORE
-from companion.vision.trays import HALVES, tray_cutter, tray_frames, tray_input
+from companion.vision.trays import HALVES, TRAY_H, tray_cutter, tray_frames, tray_input
 from companion.vision.trays import PX_PER_POINT as TRAY_PX_PER_POINT
 
 NOT_A_POINT = 16
@@ -124,11 +124,16 @@ class StripReader:
         self.cutter = StripCutter(corners, geometry)
         self.network = _network(str(models / "strips.onnx"))
         self.colour_network = _network(str(models / "strip_colours.onnx"))
+        # the colour network may see its crops finer than the strips: cut from the same frames, at its own scale
+        scale = int(self.colour_network.input_shape[2]) // COLOUR_ROWS
+        self.colour_cutter = None if scale == 1 else StripCutter(
+            corners, geometry, finer_frames(strip_frames(geometry), scale), size=(scale * COLOUR_ROWS, scale * STRIP_W))
         # the simulator's standard board has its trays read by the tray model it learnt; a measured one by the network
         self.measured = geometry != STANDARD
         self.trays_model = None if self.measured else _tray_model(str(models / "trays.npz"))
         self.tray_network = _network(str(models / "trays.onnx")) if self.measured else None
-        self.tray_cutter = tray_cutter(corners, geometry) if self.measured else None
+        self.tray_cutter = (tray_cutter(corners, geometry, scale=int(self.tray_network.input_shape[2]) // TRAY_H)
+                            if self.tray_network is not None else None)
         self._tray_corners = tray_corners(corners, geometry) if self.measured else None
         self.known_colours = None if not colours else {
             name: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
@@ -191,6 +196,13 @@ class StripReader:
                                  for k in (-1, 1))
         return [places.cutter(strips) for places in self._nudged]
 
+    def colour_crops(self, image: np.ndarray | Pyramid, strips: np.ndarray) -> np.ndarray:
+        """What the colour network sees of each of the 26 strips: its first `COLOUR_ROWS` rows, cut again at the
+        network's scale where that is finer."""
+        if self.colour_cutter is None:
+            return strips[:, :COLOUR_ROWS]
+        return self.colour_cutter.cut(image)
+
     def empty_likeness(self, hidden: np.ndarray) -> np.ndarray:
         """For each point (24, image order), the cosine between its hidden layer and the nearest of its empty
         looks' (0 for a point with none): at or over `EMPTY_LIKE`, it looks as it did empty."""
@@ -250,13 +262,14 @@ class StripReader:
             seen = list(samples.values())
             guesses = [lambda: known] + ([lambda guess=guess: named_like(guess(), known, seen) for guess in guesses]
                                          if self.frame_colours else [])
+        crops = self.colour_crops(pyramid, strips)
         best = None
         weigh = bool(self.known_colours) and self.frame_colours  # the profile's colours against this frame's
         for k, guess in enumerate(guesses):
             if k >= 2 and best is not None and best[0][0] == 0:
                 break  # the fallbacks are for a surplus only
             centres = guess()
-            points, bar, p_light = self._colours(strips, norm, dists, is_point, samples, centres)
+            points, bar, p_light = self._colours(crops, norm, dists, is_point, samples, centres)
             points = tuple(replace(read, confidence=read.confidence * float(sure[s])) if empty[s] else read
                            for s, read in enumerate(points))
             surplus = too_many(Stack(read.colour, read.count) for read in (*points, *bar))
@@ -289,12 +302,13 @@ class StripReader:
         return ImageReading(points, bar, trays, bgr, busy, time, lap.timings, board,  # type: ignore[arg-type]
                             mended)
 
-    def _colours(self, strips, norm, dists, is_point, samples, centres) -> tuple[tuple, tuple, dict[int, float]]:
-        """Points and bar halves read with the two sets' colours `centres`, and the colour network's P(light)."""
+    def _colours(self, crops, norm, dists, is_point, samples, centres) -> tuple[tuple, tuple, dict[int, float]]:
+        """Points and bar halves read with the two sets' colours `centres`, and the colour network's P(light) of
+        the colour `crops` (`colour_crops`)."""
         p_light = {}
         if samples:
             which = np.array(sorted(samples))
-            logits = self.colour_network(colour_input(strips, which, centres["light"], centres["dark"], norm))
+            logits = self.colour_network(colour_input(crops[which], centres["light"], centres["dark"], norm))
             chances = 1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))
             p_light = dict(zip(which.tolist(), chances.tolist()))
         if self.orientation is not None:
@@ -388,17 +402,25 @@ LIGHTNESS_WEIGHT = 0.5
 """Lightness counts half in telling the sets apart: glare and shade change a checker's lightness, rarely its hue."""
 
 
-def colour_input(strips: np.ndarray, which: np.ndarray, light_lab: np.ndarray, dark_lab: np.ndarray,
-                 norm: tuple[np.ndarray, float] | None = None) -> np.ndarray:
-    """The colour network's input for strips `which` of one board's `strips`: each strip's first rows, and the two
-    sets' colours as flat planes, all centred and scaled by the whole board's look (`norm`, its `normalisation`,
-    when the caller has it). (n, 9, COLOUR_ROWS, STRIP_W)."""
-    mean, std = norm or normalisation(strips)
-    out = np.empty((len(which), 9, COLOUR_ROWS, STRIP_W), np.float32)
-    centred(strips[which, :COLOUR_ROWS], mean, std, out[:, :3])
+def reference_planes(light_lab: np.ndarray, dark_lab: np.ndarray, mean, std: float) -> np.ndarray:
+    """The two sets' colours as the colour network's reference planes take them: BGR, centred and scaled by the
+    board's look (`normalisation`), light then dark. (6,) float32."""
+    out = np.empty(6, np.float32)
     for k, lab in enumerate((light_lab, dark_lab)):
         bgr = cv2.cvtColor(np.uint8([[np.clip(lab, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0].astype(np.float32)
-        out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[None, :, None, None]
+        out[3 * k:3 * k + 3] = (bgr - np.asarray(mean, np.float32)) / np.float32(std)
+    return out
+
+
+def colour_input(crops: np.ndarray, light_lab: np.ndarray, dark_lab: np.ndarray, norm: tuple[np.ndarray, float]
+                 ) -> np.ndarray:
+    """The colour network's input: each crop (a strip's first `COLOUR_ROWS` rows, at the network's own scale), and
+    the two sets' colours as flat planes, all centred and scaled by the whole board's look (`norm`, the
+    `normalisation` of its strips). (n, 9, height, width)."""
+    mean, std = norm
+    out = np.empty((len(crops), 9, *crops.shape[1:3]), np.float32)
+    centred(crops, mean, std, out[:, :3])
+    out[:, 3:] = reference_planes(light_lab, dark_lab, mean, std)[None, :, None, None]
     return out
 
 
@@ -638,5 +660,5 @@ def _neighbours(slots: np.ndarray) -> bool:
 
 __all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "PATTERN_HAND",
            "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "TRAY_COUNT_WORD", "StripReader", "checker_colours", "colour_chances",
-           "colour_evidence", "colour_input", "covered_points", "hidden_or_off", "holding_then_count", "off_chances",
+           "colour_evidence", "colour_input", "reference_planes", "covered_points", "hidden_or_off", "holding_then_count", "off_chances",
            "trusted_trays"]

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.rules.layout import BoardGeometry
-from companion.vision.strips import StripCutter, centred
+from companion.vision.strips import StripCutter, centred, finer_frames
 
 TRAY_W, TRAY_H = 48, 84
 """Pixels across (outwards from the playing area) and along (from the board's middle outwards) a tray half."""
@@ -62,19 +62,21 @@ def jittered_tray_frames(geometry: BoardGeometry, rng: np.random.Generator) -> n
     return out
 
 
-def tray_cutter(corners, geometry: BoardGeometry, frames: np.ndarray | None = None) -> StripCutter:
-    """Cuts the four tray halves (`HALVES` order) with one remap, as the strips are cut."""
-    return StripCutter(corners, geometry, tray_frames(geometry) if frames is None else frames, (TRAY_H, TRAY_W))
+def tray_cutter(corners, geometry: BoardGeometry, frames: np.ndarray | None = None, scale: int = 1) -> StripCutter:
+    """Cuts the four tray halves (`HALVES` order) with one remap, as the strips are cut; at `scale` times the
+    pixels each way for a network that reads them so."""
+    frames = tray_frames(geometry) if frames is None else frames
+    return StripCutter(corners, geometry, finer_frames(frames, scale), (scale * TRAY_H, scale * TRAY_W))
 
 
 def tray_input(halves: np.ndarray, first_lab: np.ndarray, second_lab: np.ndarray,
                norm: tuple[np.ndarray, float | np.ndarray]) -> np.ndarray:
     """The tray network's input: each cut half centred and scaled by the whole board's look (`norm`, the strips'
-    `normalisation`), beside the two sets' colours (Lab) as flat planes. (n, 9, TRAY_H, TRAY_W). The look and the
+    `normalisation`), beside the two sets' colours (Lab) as flat planes. (n, 9, height, width). The look and the
     colours may also be given per half (means n x 3, spreads n, colours n x 3), as the training data stores them."""
     mean = np.asarray(norm[0], np.float32).reshape(-1, 3)
     std = np.asarray(norm[1], np.float32).reshape(-1, 1)
-    out = np.empty((len(halves), 9, TRAY_H, TRAY_W), np.float32)
+    out = np.empty((len(halves), 9, *halves.shape[1:3]), np.float32)
     centred(halves, mean, std, out[:, :3])
     for k, lab in enumerate((first_lab, second_lab)):
         labs = np.clip(np.asarray(lab, np.float64).reshape(-1, 3), 0, 255).astype(np.uint8)

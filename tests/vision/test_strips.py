@@ -16,9 +16,10 @@ from companion.sim.truth import image_corners
 from companion.vision.calibrate import known_counts, measure
 from companion.vision.geometry import fit_bar
 from companion.vision.profile import Profile
-from companion.vision.strip_reader import FIRST_CHECKER, StripReader, named_like
-from companion.vision.strips import (STRIP_H, STRIP_W, Pyramid, StripCutter, StripPlaces, centred, mm_to_image,
-                                     network_input, normalisation, strip_frames, strip_grid, strip_pixels)
+from companion.vision.strip_reader import COLOUR_ROWS, FIRST_CHECKER, StripReader, colour_input, named_like
+from companion.vision.strips import (STRIP_H, STRIP_W, Pyramid, StripCutter, StripPlaces, centred, finer_frames,
+                                     mm_to_image, network_input, normalisation, strip_frames, strip_grid,
+                                     strip_pixels)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
 """Path-traced frames and their labels, committed (`companion.sim.photoreal`)."""
@@ -221,6 +222,49 @@ def test_kept_strip_places_and_a_shared_pyramid_cut_exactly_as_cutters_of_their_
     own = StripCutter(steep, STANDARD, strip_frames()[near])
     assert own._maps[2] != StripCutter(steep, STANDARD)._maps[2]
     assert np.array_equal(places.cutter(near).cut(pyramid), own.cut(big))
+
+
+def test_a_finer_cut_shows_the_same_places_at_twice_the_pixels():
+    """The colour crops cut at twice the pixels (`finer_frames`) show what the strips' first rows show: halved back
+    they are the same picture. And they show more: bands one fine pixel wide, which a strip pixel averages away."""
+    wide = STANDARD.with_bar(0.10)
+    image, corners = _board_picture(wide, {0: (255, 0, 0), 6: (0, 255, 0), 17: (0, 0, 255)})
+    big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    big_corners = tuple((2 * x + 0.5, 2 * y + 0.5) for x, y in corners)
+
+    def cuts(picture):
+        coarse = StripCutter(big_corners, wide).cut(picture)[:, :COLOUR_ROWS]
+        fine = StripCutter(big_corners, wide, finer_frames(strip_frames(wide), 2),
+                           size=(2 * COLOUR_ROWS, 2 * STRIP_W)).cut(picture)
+        return coarse.astype(float), fine.astype(float)
+
+    coarse, fine = cuts(big)
+    assert fine.shape == (26, 2 * COLOUR_ROWS, 2 * STRIP_W, 3)
+    halved = np.stack([cv2.resize(f, (STRIP_W, COLOUR_ROWS), interpolation=cv2.INTER_AREA) for f in fine])
+    assert np.abs(halved - coarse).mean() < 6
+    # vertical bands, each as wide as a fine pixel (4 image pixels a mm here)
+    band = 4.0 * wide.point_width * 1.25 / (2 * STRIP_W)
+    x = np.arange(big.shape[1])
+    striped = big.copy()
+    striped[:, (np.floor(x / band) % 2).astype(bool)] = 230
+    coarse, fine = cuts(striped)
+    assert fine[3].std(axis=1).mean() > 1.5 * coarse[3].std(axis=1).mean()  # across: about twice
+
+
+def test_the_colour_network_is_given_its_crops_at_its_own_scale():
+    """The reader cuts the colour crops at the size the colour network takes, whatever its scale, and each crop
+    beside the two sets' colours as flat planes."""
+    image, corners = _render(Position.start())
+    reader = StripReader(corners, STANDARD)
+    strips = reader.cutter.cut(image)
+    crops = reader.colour_crops(Pyramid(image), strips)
+    assert crops.shape[1:3] == tuple(reader.colour_network.input_shape[2:4])
+    assert crops.shape[1] in (COLOUR_ROWS, 2 * COLOUR_ROWS)
+    light, dark = np.array([230.0, 128, 128]), np.array([40.0, 128, 128])
+    x = colour_input(crops[:3], light, dark, normalisation(strips))
+    assert x.shape == (3, 9, *crops.shape[1:3])
+    assert np.ptp(x[:, 3:], axis=(2, 3)).max() == 0 and x[0, 3, 0, 0] > x[0, 6, 0, 0]
+    assert reader.colour_network(x).shape == (3,)
 
 
 def test_strips_are_centred_per_channel_as_the_networks_learnt_them():

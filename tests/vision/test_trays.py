@@ -54,6 +54,18 @@ def test_each_half_runs_out_from_the_middle_and_away_from_the_playing_area():
     assert side == ("left", True) and abs(along - (3 + BEFORE)) < 0.15 and abs(across - 1.0) < 0.15
 
 
+def test_halves_cut_at_twice_the_pixels_show_the_same_places():
+    g = STANDARD
+    image, corners = _top_down(g, [((g.play_width + 1.5 * g.point_width, g.play_height / 2 + 2 * g.point_width),
+                                    (0, 0, 255))])
+    big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    big_corners = tuple((2 * x + 0.5, 2 * y + 0.5) for x, y in corners)
+    coarse, fine = tray_cutter(big_corners, g).cut(big), tray_cutter(big_corners, g, scale=2).cut(big)
+    assert fine.shape == (4, 2 * TRAY_H, 2 * TRAY_W, 3)
+    halved = np.stack([cv2.resize(f, (TRAY_W, TRAY_H), interpolation=cv2.INTER_AREA) for f in fine])
+    assert np.abs(halved.astype(int) - coarse.astype(int)).mean() < 4
+
+
 def test_halves_are_sized_by_the_boards_point_width():
     small = STANDARD.with_bar(0.1)
     wide, narrow = tray_frames(STANDARD), tray_frames(small)
