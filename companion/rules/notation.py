@@ -81,7 +81,13 @@ def apply_moves(position: Position, moves: list[tuple[int, int, bool]]) -> tuple
                 break
         else:
             source = pending[0][0]
-            raise NotationError(f"no checker on {'the bar' if source == BAR else f'the {source}-point'} to move")
+            where = "the bar" if source == BAR else f"the {source}-point"
+            written = sum(1 for m in moves if m[0] == source)
+            if position.player[source] and written > position.player[source]:  # some there, not as many as moved
+                had = position.player[source]
+                raise NotationError(f"{written} checkers moved from {where}, where {had} "
+                                    f"{'stands' if had == 1 else 'stand'}")
+            raise NotationError(f"no checker on {where} to move")
         source, dest, _hit = pending.pop(i)
         me[source] -= 1
         me[dest] += 1

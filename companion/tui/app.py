@@ -370,6 +370,9 @@ class CompanionApp(App):
                                                   roll_held=referee.state.held_roll is not None)
         except CompanionError as exc:
             self.show_verdict(f"[b red]{exc}[/]")
+            # the refused line stays, selected: mend a typo, or type over it (a key entered alone still acts)
+            message.input.value = text
+            message.input.select_all()
             return
         for observation in observations:
             self.apply(observation)
@@ -702,7 +705,8 @@ class CompanionApp(App):
         game = self.recorder.referee.game
         self.query_one("#board", Static).update(render_board(game, self.viewer))
         self.refresh_status()
-        wanted = (self.mode == "train" and self.hints_shown
+        # hints are off in record mode until `h`, then asked for as in training (only referee mode has none)
+        wanted = (self.mode != "referee" and self.hints_shown
                   and game.phase in (Phase.PLAY, Phase.ROLL, Phase.DOUBLED))
         key = self._analysis_key(game) if wanted else None
         if key != self._asked:  # most observations (a checker lifted, dice knocked) leave the decision as it was

@@ -8,7 +8,7 @@ from textual.widgets import RichLog
 
 class PlayList(RichLog):
     """A `RichLog` of plain lines that keeps them, so that a new width (a resized terminal, or the first one known
-    on `--resume`) wraps them all again and shows the newest. RichLog renders a line once, at least 78 columns
+    on `--resume`) wraps them all again; at any new size it shows the newest. RichLog renders a line once, at least 78 columns
     wide by default: in a 50-column pane a long line was cut, not wrapped."""
 
     def __init__(self, **kwargs) -> None:
@@ -39,7 +39,8 @@ class PlayList(RichLog):
             RichLog.clear(self)
             for text in self._texts:
                 RichLog.write(self, text, scroll_end=False)
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
+        # a pane made shorter (the verdict above it grew a line) would otherwise hide the newest lines
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     @property
     def texts(self) -> list[str]:

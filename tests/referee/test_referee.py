@@ -659,3 +659,12 @@ def test_a_play_typed_with_dashes_is_the_play_with_slashes_and_a_lone_dashed_mov
         observations_from_text("65", ref.game)
     assert [type(o).__name__ for o in observations_from_text("3-1", Referee(MatchState.money()).game)] == [
         "DiceReading"]
+
+
+def test_no_move_typed_when_no_roll_waits_is_refused_with_a_reason():
+    """A new user entered `-` with nothing to play, and nothing was said."""
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    for text in ("-", "none", "cannot move"):
+        with pytest.raises(TypedInputError, match="no roll waits for its play"):
+            observations_from_text(text, Referee(MatchState.money()).game)

@@ -66,3 +66,14 @@ def test_illegal_and_impossible_plays_are_refused():
         start.play("12/9 12/11", 3, 1)
     with pytest.raises(NotationError, match="can be played"):
         start.play("", 3, 1)
+
+
+def test_more_checkers_moved_from_a_point_than_stand_there_is_said_so():
+    """A new user's `24/21 24/19` with one checker left on 24 was told "no checker on the 24-point", though one is."""
+    from companion.rules.notation import apply_moves
+
+    one_back = Position.from_points({24: 1, 13: 6, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    with pytest.raises(NotationError, match="2 checkers moved from the 24-point, where 1 stands"):
+        apply_moves(one_back, parse_moves("24/21 24/19"))
+    with pytest.raises(NotationError, match="no checker on the 20-point"):
+        apply_moves(one_back, parse_moves("20/15"))

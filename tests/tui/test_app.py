@@ -251,6 +251,25 @@ async def test_the_play_list_wraps_at_its_width_and_again_when_the_terminal_is_r
         assert max(strip.cell_length for strip in plays.lines) <= plays.scrollable_content_region.width < width
 
 
+async def test_the_play_list_still_shows_the_newest_line_when_the_verdict_above_it_grows(tmp_path):
+    """At 80x24 a new user's refused play made the verdict two lines taller, and the play list then showed older
+    lines, not the newest."""
+    from companion.tui.playlist import PlayList
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "62", "24/18 13/11", "41", "13/8", "53")
+        plays = app.query_one("#plays", PlayList)
+        for _ in range(3):
+            await pilot.pause()
+        assert plays.max_scroll_y > 0 and plays.scroll_y == plays.max_scroll_y
+        tall = plays.size.height
+        await _type(pilot, "24/21 24/19")  # refused: the verdict lists the legal plays
+        for _ in range(3):
+            await pilot.pause()
+        assert plays.size.height < tall and plays.scroll_y == plays.max_scroll_y
+
+
 async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -319,6 +338,20 @@ async def test_hints_and_cube_advice_in_training_mode(tmp_path):
         assert "best play" in "\n".join(str(line.text) for line in app.query_one("#plays").lines)
 
 
+async def test_hints_turned_on_in_record_mode_come(tmp_path):
+    """A new user in record mode (the default) pressed h and saw "thinking..." for a minute: only training mode
+    asked the engine."""
+    app = _app(tmp_path, mode="record")
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        app.set_focus(None)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hints = str(app.query_one("#hints").render())
+        assert "Hint" in hints and "8/5 6/5" in hints.splitlines()[1]
+
+
 async def test_referee_mode_hides_hints(tmp_path):
     app = _app(tmp_path, mode="referee")
     async with app.run_test(size=SIZE) as pilot:
@@ -337,6 +370,18 @@ async def test_typing_nonsense_is_explained_and_loses_nothing(tmp_path):
         assert "Legal" in str(app.query_one("#verdict").render())
         await _type(pilot, "set notanid")
         assert "Position ID" in str(app.query_one("#verdict").render())
+
+
+async def test_a_refused_line_stays_to_be_mended_and_typing_replaces_it(tmp_path):
+    """A new user's typo (`5?` for the dice) was refused and the line cleared: it had to be typed again."""
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _keys(pilot, "5?")
+        line = app.query_one("#command")
+        assert "type the dice first" in str(app.query_one("#verdict").render())
+        assert line.value == "5?" and line.selected_text == "5?"
+        await _keys(pilot, "31")  # typed over the selection
+        assert line.value == "" and str(app.recorder.referee.game.dice) == "31"
 
 
 async def test_a_replayed_match_runs_through_the_app(tmp_path):
