@@ -703,7 +703,7 @@ class CompanionApp(App):
     def refresh_view(self) -> None:
         self.run_clock()
         game = self.recorder.referee.game
-        self.query_one("#board", Static).update(render_board(game, self.viewer))
+        self.query_one("#board", Static).update(render_board(game, self.viewer, names=self.recorder.names))
         self.refresh_status()
         # hints are off in record mode until `h`, then asked for as in training (only referee mode has none)
         wanted = (self.mode != "referee" and self.hints_shown

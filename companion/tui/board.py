@@ -19,11 +19,14 @@ MY_BAR, THEIR_BAR = 25, 0
 
 
 def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None = None,
-                 cursor: int | None = None, marks: frozenset[int] = frozenset()) -> Text:
+                 cursor: int | None = None, marks: frozenset[int] = frozenset(),
+                 names: tuple[str, str] | None = None) -> Text:
     """The board as `viewer` (0 or 1) sees it from his chair: his home board bottom right, 1 to 24.
 
     `cursor` (a point 1..24, `MY_BAR` or `THEIR_BAR`) is marked on the number rows, for the position editor;
     `marks` (the same places) are shown in red there, for the points where two boards differ.
+    `names`: the players', to say whose the cube is and who offers it, as the side panel does; without them the
+    cube is said from the viewer's chair (yours, theirs).
     """
     mine = game.position_of(viewer)
     me, them = mine.player, mine.opponent
@@ -59,7 +62,7 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
     for level in range(STACK):
         out.append(_row([cell(p, level) for p in top[0]], bar_cell(1 - viewer, level),
                         [cell(p, level) for p in top[1]], _tray(them[OFF], 1 - viewer) if level == 0 else None))
-    out.append(_middle(game, viewer, dice))
+    out.append(_middle(game, viewer, dice, names))
     for level in reversed(range(STACK)):
         out.append(_row([cell(p, level) for p in bottom[0]], bar_cell(viewer, level),
                         [cell(p, level) for p in bottom[1]], _tray(me[OFF], viewer) if level == 0 else None))
@@ -104,15 +107,21 @@ def _tray(off: int, player: int) -> Text:
     return Text(f"off {off:>2}", style=STYLES[player]) if off else Text("off  0", style="dim")
 
 
-def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None) -> Text:
+def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None, names: tuple[str, str] | None) -> Text:
     match = game.match
     cube = "64" if match.cube == 1 else str(match.cube)  # a centred cube shows 64, as on the board
-    where = "centre" if match.cube_owner is None else ("yours" if match.cube_owner == viewer else "theirs")
+    said = f" cube {cube} centre"
     if game.phase is Phase.DOUBLED:  # the value offered, and by whom (the doubler is not on turn)
-        cube, where = str(match.cube * 2), "by " + ("you" if game.turn != viewer else "them")
+        doubler = 1 - game.turn
+        said = (f" {names[doubler][:9]} offers {match.cube * 2}" if names
+                else f" cube {match.cube * 2} by {'you' if doubler == viewer else 'them'}")
+    elif match.cube_owner is not None:
+        owner = match.cube_owner
+        said = (f" cube {cube} {names[owner][:9]}'s" if names
+                else f" cube {cube} {'yours' if owner == viewer else 'theirs'}")
     shown = dice if dice is not None else ((game.dice.die1, game.dice.die2) if game.dice else ())
     faces = " ".join(DICE[d - 1] + f" {d}" for d in shown) if shown else "no dice"
-    return Text("│" + f" cube {cube} {where}"[:18].ljust(18) + "│BAR│" + f" {faces}"[:18].ljust(18) + "│\n",
+    return Text("│" + said[:18].ljust(18) + "│BAR│" + f" {faces}"[:18].ljust(18) + "│\n",
                 style="bold")
 
 

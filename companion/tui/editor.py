@@ -195,7 +195,8 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
     def refresh_board(self) -> None:
         position = self.edited
         game = replace(self.game, position=position if self.game.turn == self.viewer else position.swap())
-        self.query_one("#editor-board", Static).update(render_board(game, self.viewer, dice=(), cursor=self.cursor))
+        self.query_one("#editor-board", Static).update(
+            render_board(game, self.viewer, dice=(), cursor=self.cursor, names=self.names))
         here = self.cursor
         if here in self.bars:
             what = f"{'your' if here == MY_BAR else 'their'} bar: {self.bars[here]}"

@@ -8,8 +8,8 @@ from textual.widgets import RichLog
 
 class PlayList(RichLog):
     """A `RichLog` of plain lines that keeps them, so that a new width (a resized terminal, or the first one known
-    on `--resume`) wraps them all again; at any new size it shows the newest. RichLog renders a line once, at least 78 columns
-    wide by default: in a 50-column pane a long line was cut, not wrapped."""
+    on `--resume`) wraps them all again; at any new size it shows the newest. RichLog renders a line once, at least
+    78 columns wide by default: in a 50-column pane a long line was cut, not wrapped."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(markup=False, wrap=True, min_width=1, **kwargs)

@@ -238,7 +238,7 @@ async def test_a_double_shows_the_offered_value_and_who_offered(tmp_path):
         await pilot.press("d")
         await pilot.pause()
         board = _text(app, "#board")
-        assert "cube 2 by them" in board and "64" not in board  # Bob offered; Ann, at the board, answers
+        assert "Bob offers 2" in board and "64" not in board  # Bob offered; Ann, at the board, answers
         assert "Bob offers 2" in _text(app, "#status")
 
 
