@@ -78,9 +78,14 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
                                   "resign 3 (a backgammon)")
         return [UserCommand(Command.OFFER_RESIGN, game.on_roll, value=int(rest[0]) if rest else 1)]
     if text in ("-", "none", "no move", "cannot move"):
-        if game.phase is not Phase.PLAY:  # it said nothing before: no roll waits for a play
-            raise TypedInputError(f"{stripped!r}: no roll waits for its play; type the dice first (e.g. 31), "
-                                  "or a command")
+        # after a play the dice may still lie there, and `-` picks them up; before any roll, or while a double
+        # waits, it meant nothing and said so not
+        if game.phase is Phase.OPENING:
+            raise TypedInputError(f"{stripped!r}: no roll waits for its play; type the opening dice (e.g. 31)")
+        if game.phase is Phase.DOUBLED:
+            raise TypedInputError(f"{stripped!r}: a double waits for its answer: take or pass")
+        if game.phase is Phase.OVER:
+            raise TypedInputError(f"{stripped!r}: the game is over")
         if (game.phase is Phase.PLAY and not illegal_pending and game.legal_plays()
                 and not game.legal_plays()[0].is_empty()):
             raise TypedInputError(f"{stripped!r}: {game.dice} can be played: "

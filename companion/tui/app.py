@@ -226,7 +226,8 @@ class CompanionApp(App):
 
     @property
     def engine(self) -> Engine:
-        """Started on first use, in a process of its own (see `EngineProcess`): record mode never needs it."""
+        """Started on first use, in a process of its own (see `EngineProcess`): training mode asks at once, the other
+        modes only when hints, a deeper look or a review are asked for."""
         with self._engine_lock:
             if self._engine is None:
                 self._engine = EngineProcess()

@@ -107,21 +107,30 @@ def _tray(off: int, player: int) -> Text:
     return Text(f"off {off:>2}", style=STYLES[player]) if off else Text("off  0", style="dim")
 
 
+CUBE_ROOM = 17
+"""Columns for what is said of the cube, left of the bar."""
+
+
 def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None, names: tuple[str, str] | None) -> Text:
     match = game.match
     cube = "64" if match.cube == 1 else str(match.cube)  # a centred cube shows 64, as on the board
-    said = f" cube {cube} centre"
+
+    def named(player: int, before: str, after: str) -> str:
+        """The player's name between `before` and `after`, cut to the room left: the value is never cut."""
+        return before + names[player][:max(1, CUBE_ROOM - len(before) - len(after))] + after  # type: ignore[index]
+
+    said = f"cube {cube} centre"
     if game.phase is Phase.DOUBLED:  # the value offered, and by whom (the doubler is not on turn)
         doubler = 1 - game.turn
-        said = (f" {names[doubler][:9]} offers {match.cube * 2}" if names
-                else f" cube {match.cube * 2} by {'you' if doubler == viewer else 'them'}")
+        said = (named(doubler, "", f" offers {match.cube * 2}") if names
+                else f"cube {match.cube * 2} by {'you' if doubler == viewer else 'them'}")
     elif match.cube_owner is not None:
         owner = match.cube_owner
-        said = (f" cube {cube} {names[owner][:9]}'s" if names
-                else f" cube {cube} {'yours' if owner == viewer else 'theirs'}")
+        said = (named(owner, f"cube {cube} ", "'s") if names
+                else f"cube {cube} {'yours' if owner == viewer else 'theirs'}")
     shown = dice if dice is not None else ((game.dice.die1, game.dice.die2) if game.dice else ())
     faces = " ".join(DICE[d - 1] + f" {d}" for d in shown) if shown else "no dice"
-    return Text("│" + said[:18].ljust(18) + "│BAR│" + f" {faces}"[:18].ljust(18) + "│\n",
+    return Text("│ " + said[:CUBE_ROOM].ljust(CUBE_ROOM) + "│BAR│" + f" {faces}"[:18].ljust(18) + "│\n",
                 style="bold")
 
 

@@ -49,7 +49,8 @@ from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, home_halves, tray_halves, tray_side, two_colours)
 from companion.vision.strips import (BAR_BOTTOM, BAR_TOP, BEFORE, PX_PER_POINT, STRIP_W, Pyramid, StripCutter,
-                                     StripPlaces, centred, finer_frames, mm_to_image, network_input, normalisation, strip_frames)
+                                     StripPlaces, centred, finer_frames, mm_to_image, network_input, normalisation,
+                                     strip_frames)
 from companion.vision.trays import BEFORE as TRAY_BEFORE
 from companion.vision.trays import HALVES, TRAY_H, tray_cutter, tray_frames, tray_input
 from companion.vision.trays import PX_PER_POINT as TRAY_PX_PER_POINT
@@ -659,6 +660,6 @@ def _neighbours(slots: np.ndarray) -> bool:
 
 
 __all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "PATTERN_HAND",
-           "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "TRAY_COUNT_WORD", "StripReader", "checker_colours", "colour_chances",
-           "colour_evidence", "colour_input", "reference_planes", "covered_points", "hidden_or_off", "holding_then_count", "off_chances",
-           "trusted_trays"]
+           "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "TRAY_COUNT_WORD", "StripReader", "checker_colours",
+           "colour_chances", "colour_evidence", "colour_input", "covered_points", "hidden_or_off",
+           "holding_then_count", "off_chances", "reference_planes", "trusted_trays"]

@@ -236,5 +236,5 @@ def network_input(strips: np.ndarray, norm: tuple[np.ndarray, float] | None = No
 
 
 __all__ = ["ACROSS", "ALONG", "BAR_BOTTOM", "BAR_TOP", "BEFORE", "STRIPS", "STRIP_H", "STRIP_W", "Pyramid",
-           "StripCutter", "StripPlaces", "centred", "finer_frames", "jittered_frames", "mm_to_image", "network_input", "normalisation",
-           "strip_frames", "strip_grid", "strip_pixels"]
+           "StripCutter", "StripPlaces", "centred", "finer_frames", "jittered_frames", "mm_to_image", "network_input",
+           "normalisation", "strip_frames", "strip_grid", "strip_pixels"]

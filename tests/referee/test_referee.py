@@ -662,9 +662,19 @@ def test_a_play_typed_with_dashes_is_the_play_with_slashes_and_a_lone_dashed_mov
 
 
 def test_no_move_typed_when_no_roll_waits_is_refused_with_a_reason():
-    """A new user entered `-` with nothing to play, and nothing was said."""
+    """A new user entered `-` with nothing to play, and nothing was said. After a play the dice may still lie there,
+    and `-` picks them up, as before."""
     from companion.referee.typed import TypedInputError, observations_from_text
 
     for text in ("-", "none", "cannot move"):
         with pytest.raises(TypedInputError, match="no roll waits for its play"):
             observations_from_text(text, Referee(MatchState.money()).game)
+    doubled = Referee(MatchState.money())
+    for line in ("31", "8/5 6/5", "double"):
+        for observation in observations_from_text(line, doubled.game):
+            doubled.observe(observation)
+    with pytest.raises(TypedInputError, match="take or pass"):
+        observations_from_text("-", doubled.game)
+    played = referee_at(START, (3, 1))
+    played.observe(reading_of(moved(START, "8/5 6/5")))  # seen on the board, the dice still down
+    assert [type(o).__name__ for o in observations_from_text("-", played.game)] == ["DiceReading"]

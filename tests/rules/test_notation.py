@@ -29,8 +29,8 @@ def test_parse_variants(text, moves):
 
 @pytest.mark.parametrize(
     "text, why",
-    [("13.8", "cannot read"), ("13--8", "FROM/TO"), ("8/13", "backwards"), ("27/20", "not a point"), ("13/8*x", "not a point"),
-     ("off/3", "the other way"), ("13/", "FROM/TO")],
+    [("13.8", "cannot read"), ("13--8", "FROM/TO"), ("8/13", "backwards"), ("27/20", "not a point"),
+     ("13/8*x", "not a point"), ("off/3", "the other way"), ("13/", "FROM/TO")],
 )
 def test_unreadable_notation_says_why(text, why):
     with pytest.raises(NotationError, match=why):

@@ -242,6 +242,9 @@ def test_a_finer_cut_shows_the_same_places_at_twice_the_pixels():
     assert fine.shape == (26, 2 * COLOUR_ROWS, 2 * STRIP_W, 3)
     halved = np.stack([cv2.resize(f, (STRIP_W, COLOUR_ROWS), interpolation=cv2.INTER_AREA) for f in fine])
     assert np.abs(halved - coarse).mean() < 6
+    row, col = FIRST_CHECKER
+    for strip, colour in {0: (255, 0, 0), 6: (0, 255, 0), 17: (0, 0, 255)}.items():  # each disc where it was cut
+        assert np.abs(halved[strip, row, col] - colour).max() < 30, strip
     # vertical bands, each as wide as a fine pixel (4 image pixels a mm here)
     band = 4.0 * wide.point_width * 1.25 / (2 * STRIP_W)
     x = np.arange(big.shape[1])
@@ -265,6 +268,30 @@ def test_the_colour_network_is_given_its_crops_at_its_own_scale():
     assert x.shape == (3, 9, *crops.shape[1:3])
     assert np.ptp(x[:, 3:], axis=(2, 3)).max() == 0 and x[0, 3, 0, 0] > x[0, 6, 0, 0]
     assert reader.colour_network(x).shape == (3,)
+
+
+def test_a_colour_network_at_twice_the_pixels_is_given_finer_crops_and_the_board_is_read(tmp_path):
+    """The finer path end to end: a stand-in colour network taking 112x48 crops (the mean of its input, an ONNX file
+    made here), beside the shipped models; the reader cuts its crops at that size and reads the board."""
+    import shutil
+
+    import onnx
+    from onnx import TensorProto, helper
+
+    from companion.vision.reader import MODELS
+
+    for model in MODELS.iterdir():
+        shutil.copy(model, tmp_path / model.name)
+    crops = helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 9, 2 * COLOUR_ROWS, 2 * STRIP_W])
+    first = helper.make_tensor_value_info("first_set", TensorProto.FLOAT, ["n"])
+    mean = helper.make_node("ReduceMean", ["crops"], ["first_set"], axes=[1, 2, 3], keepdims=0)
+    graph = helper.make_graph([mean], "stand-in", [crops], [first])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "strip_colours.onnx")
+    image, corners = _render(Position.start())
+    reader = StripReader(corners, STANDARD, models=tmp_path)
+    assert reader.colour_crops(Pyramid(image), reader.cutter.cut(image)).shape == (26, 2 * COLOUR_ROWS, 2 * STRIP_W, 3)
+    reading = reader.read(image)
+    assert sum(read.count for read in reading.points) == 30  # counts are the strip network's: all 30 checkers
 
 
 def test_strips_are_centred_per_channel_as_the_networks_learnt_them():

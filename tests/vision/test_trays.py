@@ -65,6 +65,13 @@ def test_halves_cut_at_twice_the_pixels_show_the_same_places():
     halved = np.stack([cv2.resize(f, (TRAY_W, TRAY_H), interpolation=cv2.INTER_AREA) for f in fine])
     assert np.abs(halved.astype(int) - coarse.astype(int)).mean() < 4
 
+    def disc(half):  # where the red disc lies in a half, in its pixels
+        rows, cols = np.nonzero(np.all(np.abs(half.astype(int) - (0, 0, 255)) < 80, axis=2))
+        return np.array([rows.mean(), cols.mean()])
+
+    k = HALVES.index(("right", False))
+    assert np.abs(disc(halved[k]) - disc(coarse[k])).max() < 0.6  # the same place, to a coarse pixel
+
 
 def test_halves_are_sized_by_the_boards_point_width():
     small = STANDARD.with_bar(0.1)
