@@ -30,6 +30,13 @@ def conv_blocks(widths: tuple[int, ...], pooled: int) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
+def strided_stem(in_channels: int, out_channels: int, stride: int) -> list[nn.Module]:
+    """A first block for inputs cut at `stride` times the pixels: a strided 3x3 convolution, BatchNorm, ReLU and a
+    2x2 max-pool, after which the network's usual stack reads features at its usual size."""
+    return [nn.Conv2d(in_channels, out_channels, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(out_channels), nn.ReLU(inplace=True), nn.MaxPool2d(2)]
+
+
 def one_cycle(model: nn.Module, lr: float, steps: int):
     """The strip, colour and tray networks' optimiser and schedule: AdamW under a one-cycle rate peaking at `lr`
     15 % of the way through `steps`."""

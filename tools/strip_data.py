@@ -205,7 +205,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=4, help="jittered cuts of each photoreal frame")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--colour-scale", type=int, default=0,
+    parser.add_argument("--colour-scale", type=int, default=0, choices=(0, 1, 2),
                         help="also keep each strip's colour rows cut at this many times the pixels (`crops`)")
     args = parser.parse_args()
     with ProcessPoolExecutor(args.workers) as pool:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -30,7 +30,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.layout import STANDARD  # noqa: E402
-from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from  # noqa: E402
+from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from, strided_stem  # noqa: E402
 from tools.onnx_widths import pad_widths  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
 from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, reference_planes  # noqa: E402
@@ -44,13 +44,8 @@ class ColourNet(nn.Module):
 
     def __init__(self, scale: int = 1) -> None:
         super().__init__()
-        self.scale = scale
-        if scale == 1:
-            self.features = conv_blocks((9, 16, 24, 32), pooled=3)
-        else:
-            stem = nn.Sequential(nn.Conv2d(9, 16, 3, stride=scale, padding=1, bias=False), nn.BatchNorm2d(16),
-                                 nn.ReLU(inplace=True), nn.MaxPool2d(2))
-            self.features = nn.Sequential(*stem, *conv_blocks((16, 24, 32), pooled=2))
+        self.features = (conv_blocks((9, 16, 24, 32), pooled=3) if scale == 1
+                         else nn.Sequential(*strided_stem(9, 16, scale), *conv_blocks((16, 24, 32), pooled=2)))
         self.head = nn.Sequential(nn.Flatten(), nn.Linear(32 * (COLOUR_ROWS // 8) * (STRIP_W // 8), 32),
                                   nn.ReLU(inplace=True), nn.Linear(32, 1))
 

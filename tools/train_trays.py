@@ -26,7 +26,7 @@ from torch.nn import functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.trays import COUNTS, TRAY_H, TRAY_W, tray_input  # noqa: E402
-from tools.onnx_state import conv_blocks, one_cycle  # noqa: E402
+from tools.onnx_state import conv_blocks, one_cycle, strided_stem  # noqa: E402
 from tools.onnx_widths import pad_widths  # noqa: E402
 
 
@@ -36,12 +36,8 @@ class TrayNet(nn.Module):
 
     def __init__(self, scale: int = 1) -> None:
         super().__init__()
-        if scale == 1:
-            self.features = conv_blocks((9, 16, 32, 48, 64), pooled=3)
-        else:
-            stem = nn.Sequential(nn.Conv2d(9, 16, 3, stride=scale, padding=1, bias=False), nn.BatchNorm2d(16),
-                                 nn.ReLU(inplace=True), nn.MaxPool2d(2))
-            self.features = nn.Sequential(*stem, *conv_blocks((16, 32, 48, 64), pooled=2))
+        self.features = (conv_blocks((9, 16, 32, 48, 64), pooled=3) if scale == 1
+                         else nn.Sequential(*strided_stem(9, 16, scale), *conv_blocks((16, 32, 48, 64), pooled=2)))
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * (TRAY_H // 8) * (TRAY_W // 8), 64),
                                   nn.ReLU(inplace=True), nn.Linear(64, COUNTS + 1))
 
@@ -120,6 +116,8 @@ def main() -> int:
           flush=True)
     shape = tuple(int(v) for v in data["x"].shape[1:3])
     scale = shape[0] // TRAY_H
+    if shape != (scale * TRAY_H, scale * TRAY_W):
+        raise SystemExit(f"{args.data}: halves of {shape}, not a whole multiple of {(TRAY_H, TRAY_W)}")
     model = TrayNet(scale)
     steps = args.epochs * (len(train_rows) // args.batch)
     opt, sched = one_cycle(model, args.lr, steps)

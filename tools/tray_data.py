@@ -91,7 +91,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=2, help="jittered cuts of each frame")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--scale", type=int, default=1, help="halves cut at this many times the pixels each way")
+    parser.add_argument("--scale", type=int, default=1, choices=(1, 2),
+                        help="halves cut at this many times the pixels each way")
     args = parser.parse_args()
     found = {p.name: p for d in args.dir for p in d.rglob("*.jpg") if p.with_suffix(".json").exists()}
     files = [found[name] for name in sorted(found)]  # a frame in two folders (copies for a fit) counts once
