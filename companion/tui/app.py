@@ -790,11 +790,17 @@ class CompanionApp(App):
         doubler = game.on_roll if game.phase is Phase.DOUBLED else game.turn
         match = game.match
 
+        narrow = self.size.width < 110  # at 80 columns a line must fit the side panel: the chances without "MWC"
+
         def line(label: str, equity: float, player: int) -> str:
             mwc = match_winning_chance(match, player, equity)
-            return f"{label:<12}{equity:+.3f}" + (f"  MWC {mwc:.1%}" if mwc is not None else "")
+            if mwc is None:
+                return f"{label:<12}{equity:+.3f}"
+            return f"{label:<12}{equity:+.3f}" + (f" {mwc:6.1%}" if narrow else f"  MWC {mwc:.1%}")
 
         rows = [f"[b]Cube[/] ({level_name(c.level)}, {seconds * 1000:.0f} ms): [b]{c.action.value}[/]"]
+        if narrow and match.length:
+            rows.append("[dim]equity, MWC[/]")
         if game.phase is Phase.DOUBLED:
             taker = 1 - doubler
             take, drop = -c.double_take, -c.double_pass

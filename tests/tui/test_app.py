@@ -352,6 +352,21 @@ async def test_hints_turned_on_in_record_mode_come(tmp_path):
         assert "Hint" in hints and "8/5 6/5" in hints.splitlines()[1]
 
 
+async def test_the_cube_advice_fits_the_side_panel_at_80_columns(tmp_path):
+    """A new user at 80x24 in a match saw each cube line broken in two: 'No double -0.240 MWC' and '48.5%' below."""
+    app = _app(tmp_path, mode="train", length=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        cube = app.query_one("#cube")
+        text = str(cube.render())
+        assert "Double/take" in text and "%" in text
+        rows = [line for line in text.splitlines() if line.startswith(("No double", "Double/"))]
+        assert len(rows) == 3 and all(len(line) <= cube.content_region.width for line in rows)
+        assert all(line.rstrip().endswith("%") for line in rows)  # each line keeps its chances
+
+
 async def test_referee_mode_hides_hints(tmp_path):
     app = _app(tmp_path, mode="referee")
     async with app.run_test(size=SIZE) as pilot:
