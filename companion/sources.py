@@ -28,14 +28,20 @@ class ReplaySource:
     delay: float = 0.5
     name: str = "replay"
     stop_event: threading.Event = field(default_factory=threading.Event)
+    playing: threading.Event = field(default_factory=threading.Event)
+    """Set while the replay plays the game (`plays_the_game`)."""
 
     def run(self, emit: Emit, status: Status) -> None:
         total = len(self.observations)
-        for index, observation in enumerate(self.observations, start=1):
-            if self.stop_event.wait(self.delay if index > 1 else 0):
-                return
-            emit(observation)
-            status(f"{self.name}: {index}/{total}")
+        self.playing.set()
+        try:
+            for index, observation in enumerate(self.observations, start=1):
+                if self.stop_event.wait(self.delay if index > 1 else 0):
+                    return
+                emit(observation)
+                status(f"{self.name}: {index}/{total}")
+        finally:
+            self.playing.clear()
         status(f"{self.name}: finished ({total} observations)")
 
     def stop(self) -> None:
@@ -171,8 +177,17 @@ class FilmSource:
     dice_from_labels: bool = False
     """Take the dice from the film's labels (as a dice cup would tell them) instead of reading them."""
     stop_event: threading.Event = field(default_factory=threading.Event)
+    playing: threading.Event = field(default_factory=threading.Event)
+    """Set while the film plays the game (`plays_the_game`)."""
 
     def run(self, emit: Emit, status: Status) -> None:
+        self.playing.set()
+        try:
+            self._run(emit, status)
+        finally:
+            self.playing.clear()
+
+    def _run(self, emit: Emit, status: Status) -> None:
         import numpy as np
 
         from companion.sim import STYLES, Effects, Pose
@@ -238,6 +253,13 @@ class Sources:
                 part.confirm(board)  # type: ignore[attr-defined]
 
 
+def plays_the_game(source) -> bool:
+    """Whether `source` is playing a whole game by itself just now (a recorded match replayed, the demo's film):
+    what is typed or commanded meanwhile would mix into its game. A camera or a dice cup only watches the table."""
+    playing = getattr(source, "playing", None)
+    return isinstance(playing, threading.Event) and playing.is_set()
+
+
 def confirmed_board(observation: Observation, events: Sequence[Event]) -> BoardReading | None:
     """The position the referee took when `observation`, a board reading, made a play (as a reading, player 0's
     numbering): what a camera source may learn the board's empty points from (`BoardWatcher.confirm`); else None.
@@ -268,4 +290,4 @@ def run_source_until_done(source, emit: Emit, status: Status, timeout: float | N
 
 
 __all__ = ["CameraSource", "DiceCupSource", "FilmObserver", "FilmSource", "ReplaySource", "Sources", "confirmed_board",
-           "hand_back", "run_source_until_done"]
+           "hand_back", "plays_the_game", "run_source_until_done"]

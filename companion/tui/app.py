@@ -55,7 +55,7 @@ from companion.referee import (
 from companion.referee.typed import observations_from_text
 from companion.rules import GameState, Phase
 from companion.rules.clock import MatchClock, clock_text
-from companion.sources import hand_back
+from companion.sources import hand_back, plays_the_game
 from companion.tui.board import render_board
 from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
@@ -353,10 +353,22 @@ class CompanionApp(App):
         self.stalls.append(time.perf_counter() - started)
         return events
 
+    def _mixes_into_the_source(self) -> bool:
+        """Whether the source is playing the game by itself (a replay, the demo's film): then what is typed or
+        commanded is refused, not mixed into its game, and the user is told why."""
+        if not plays_the_game(self.source):
+            return False
+        self.notify("A recorded game is playing: what is typed would mix into it. Wait for its end, or quit (q).",
+                    severity="warning")
+        return True
+
     async def on_input_submitted(self, message: Input.Submitted) -> None:
         text = message.value.strip()
         message.input.value = ""
         if not text:
+            return
+        if text.lower() not in self.single_keys and self._mixes_into_the_source():
+            message.input.value = text  # kept, for when the game is over
             return
         referee = self.recorder.referee
         if text.lower() in self.single_keys and referee.state.resign_offer is None:
@@ -381,7 +393,8 @@ class CompanionApp(App):
     # -- commands -------------------------------------------------------------------------------------
 
     def _command(self, command: Command) -> None:
-        self.apply(UserCommand(command))
+        if not self._mixes_into_the_source():
+            self.apply(UserCommand(command))
 
     def action_accept(self) -> None:
         self._command(Command.ACCEPT_PLAY)
@@ -405,6 +418,9 @@ class CompanionApp(App):
         self._command(Command.UNDO)
 
     def action_new_game(self) -> None:
+        if self._mixes_into_the_source():
+            return
+
         def answered(yes: bool | None) -> None:
             if yes:
                 self._command(Command.NEW_GAME)
@@ -438,6 +454,8 @@ class CompanionApp(App):
 
     def action_edit_position(self) -> None:
         """A modal screen: the app's keys (`d` doubles) do not reach past it."""
+        if self._mixes_into_the_source():
+            return
         editor = PositionEditor(self.recorder.referee.game, self.viewer, self.recorder.names)
         self.push_screen(editor, self._position_edited)
 

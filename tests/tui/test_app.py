@@ -399,6 +399,33 @@ async def test_a_refused_line_stays_to_be_mended_and_typing_replaces_it(tmp_path
         assert line.value == "" and str(app.recorder.referee.game.dice) == "31"
 
 
+async def test_typing_while_a_recorded_game_plays_is_refused_not_mixed_into_it(tmp_path):
+    """A new user typed during `demo --match`, and what he typed went into the replayed game."""
+    loaded, _ = load_any(MATCHES / "gbf__test.mat")
+    source = ReplaySource(loaded.observations[:6], 30.0)  # the second observation half a minute away
+    app = _app(tmp_path, mode="record", length=7, source=source)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await pilot.pause()
+            if app.recorder.observations:
+                break
+        seen = len(app.recorder.observations)
+        await _type(pilot, "31")
+        app.set_focus(None)
+        await pilot.press("u", "d")
+        await pilot.pause()
+        assert len(app.recorder.observations) == seen == 1  # nothing typed or commanded reached the referee
+        assert app.query_one("#command").value == "31"  # kept for when the game is over
+        source.stop()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not source.playing.is_set()
+        app.set_focus(None)
+        await pilot.press("u")  # the replay stopped: commands reach the referee again
+        await pilot.pause()
+        assert len(app.recorder.observations) == 2
+
+
 async def test_a_replayed_match_runs_through_the_app(tmp_path):
     loaded, _ = load_any(MATCHES / "gbf__test.mat")
     app = _app(tmp_path, mode="record", length=7, source=ReplaySource(loaded.observations[:120], 0.0))
