@@ -338,10 +338,11 @@ async def test_hints_and_cube_advice_in_training_mode(tmp_path):
         assert "best play" in "\n".join(str(line.text) for line in app.query_one("#plays").lines)
 
 
-async def test_hints_turned_on_in_record_mode_come(tmp_path):
+@pytest.mark.parametrize("mode, shown", [("record", True), ("referee", False)])
+async def test_h_brings_hints_in_record_mode_and_none_in_referee_mode(tmp_path, mode, shown):
     """A new user in record mode (the default) pressed h and saw "thinking..." for a minute: only training mode
-    asked the engine."""
-    app = _app(tmp_path, mode="record")
+    asked the engine. Referee mode keeps them hidden."""
+    app = _app(tmp_path, mode=mode)
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31")
         app.set_focus(None)
@@ -349,7 +350,7 @@ async def test_hints_turned_on_in_record_mode_come(tmp_path):
         await app.workers.wait_for_complete()
         await pilot.pause()
         hints = str(app.query_one("#hints").render())
-        assert "Hint" in hints and "8/5 6/5" in hints.splitlines()[1]
+        assert ("Hint" in hints and "8/5 6/5" in hints.splitlines()[1]) if shown else "Hint" not in hints
 
 
 async def test_the_cube_advice_fits_the_side_panel_at_80_columns(tmp_path):
@@ -365,17 +366,6 @@ async def test_the_cube_advice_fits_the_side_panel_at_80_columns(tmp_path):
         rows = [line for line in text.splitlines() if line.startswith(("No double", "Double/"))]
         assert len(rows) == 3 and all(len(line) <= cube.content_region.width for line in rows)
         assert all(line.rstrip().endswith("%") for line in rows)  # each line keeps its chances
-
-
-async def test_referee_mode_hides_hints(tmp_path):
-    app = _app(tmp_path, mode="referee")
-    async with app.run_test(size=SIZE) as pilot:
-        await _type(pilot, "31")
-        app.set_focus(None)
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert "Hint" not in str(app.query_one("#hints").render())
 
 
 async def test_typing_nonsense_is_explained_and_loses_nothing(tmp_path):
