@@ -49,7 +49,7 @@ def test_a_club_night_on_one_machine_from_two_commands(tmp_path):
                        "--mqtt-port", str(mqtt), "--referee-only")
     try:
         wait_for(lambda: _page_answers(f"http://127.0.0.1:{web}/") or serve.poll() is not None, 30, "the page")
-        assert serve.poll() is None
+        assert serve.poll() is None, serve.communicate(timeout=10)[0]  # what the server said as it stopped
         # nothing listens beyond this machine without --listen: the page nor the broker
         assert listening_addresses(web) == {"127.0.0.1"} and listening_addresses(mqtt) == {"127.0.0.1"}
         journal = tmp_path / "board1.jsonl"
