@@ -18,6 +18,7 @@ as an illegal play (only a board that was seen goes through the correction windo
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from companion.errors import CompanionError, RulesError
 from companion.referee.observations import BoardReading, Command, DiceReading, Observation, UserCommand
@@ -92,15 +93,19 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
                                   + _legal_list(game.legal_plays()))
         return [DiceReading(())]
     if game.phase is not Phase.PLAY:
+        if re.fullmatch(r"\d\s*[-,]?\s*\d", text):  # two digits, one of them no die's face
+            raise TypedInputError(f"{stripped!r}: a die shows 1 to 6")
         raise TypedInputError(f"{stripped!r}: type the dice first (e.g. 31), or a command")
     if illegal_pending:
         raise TypedInputError(f"{stripped!r}: an illegal play waits for an answer: c (correct) or a (accept)")
     plays = game.legal_plays()
+    written: list[tuple[int, int, bool]] = []
     try:
-        mine, theirs = apply_moves(game.position, parse_moves(text))
+        written = parse_moves(text)
+        mine, theirs = apply_moves(game.position, written)
     except RulesError as exc:
         said = str(exc) if repr(stripped) in str(exc) else f"{stripped!r}: {exc}"  # the line named once
-        raise TypedInputError(f"{said}. Legal: {_legal_list(plays)}") from exc
+        raise TypedInputError(f"{said}. Legal: {_legal_list(_nearest_to_written(plays, written))}") from exc
     if bytes(mine) + bytes(theirs) not in {p.result_key for p in plays}:
         passing = written_as(plays, mine, theirs)  # as records write plays: a hit made in passing left out
         if len(passing) > 1:
@@ -125,6 +130,19 @@ def set_command(identifier: str) -> UserCommand:
         raise TypedInputError("set: give a Position ID or an XGID (set XGID=...)")
     position, turn = parse_position_text(identifier)
     return UserCommand(Command.SET_POSITION, turn, position=position)
+
+
+def _nearest_to_written(plays, written: list[tuple[int, int, bool]]) -> list:
+    """The legal plays, those sharing most of the written moves first (a whole move counts twice its start): with
+    62, `13/7 13/10` into a held point lists 13/11 13/7 first, not the first plays in the engine's order."""
+    wanted = Counter((source, dest) for source, dest, _ in written)
+    starts = Counter(source for source, _, _ in written)
+
+    def shared(play) -> int:
+        moves = parse_moves(play.notation)
+        return (2 * sum((Counter((s, d) for s, d, _ in moves) & wanted).values())
+                + sum((Counter(s for s, _, _ in moves) & starts).values()))
+    return sorted(plays, key=shared, reverse=True)
 
 
 def _legal_list(plays, most: int = 6) -> str:

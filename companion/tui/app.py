@@ -368,7 +368,8 @@ class CompanionApp(App):
         if not text:
             return
         if text.lower() not in self.single_keys and self._mixes_into_the_source():
-            message.input.value = text  # kept, for when the game is over
+            message.input.value = text  # kept, selected, for when the game is over
+            message.input.select_all()
             return
         referee = self.recorder.referee
         if text.lower() in self.single_keys and referee.state.resign_offer is None:

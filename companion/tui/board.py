@@ -117,7 +117,8 @@ def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None, names: t
 
     def named(player: int, before: str, after: str) -> str:
         """The player's name between `before` and `after`, cut to the room left: the value is never cut."""
-        return before + names[player][:max(1, CUBE_ROOM - len(before) - len(after))] + after  # type: ignore[index]
+        name = names[player][:max(1, CUBE_ROOM - len(before) - len(after))].rstrip()  # type: ignore[index]
+        return before + name + after
 
     said = f"cube {cube} centre"
     if game.phase is Phase.DOUBLED:  # the value offered, and by whom (the doubler is not on turn)

@@ -678,3 +678,22 @@ def test_no_move_typed_when_no_roll_waits_is_refused_with_a_reason():
     played = referee_at(START, (3, 1))
     played.observe(reading_of(moved(START, "8/5 6/5")))  # seen on the board, the dice still down
     assert [type(o).__name__ for o in observations_from_text("-", played.game)] == ["DiceReading"]
+
+
+def test_dice_typed_with_a_face_no_die_has_are_refused_as_such():
+    """A new user typed 77 and was told to type the dice first."""
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    for text in ("77", "70", "0-3"):
+        with pytest.raises(TypedInputError, match="a die shows 1 to 6"):
+            observations_from_text(text, Referee(MatchState.money()).game)
+
+
+def test_a_typed_play_into_a_held_point_lists_the_legal_plays_nearest_to_it_first():
+    """A new user's `13/7 13/10` with 62 (his 10-point held) listed six plays from the 20-point, not 13/11 13/7."""
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    held_ten = Position.from_points({20: 2, 13: 5, 8: 3, 6: 5}, {15: 2, 13: 4, 8: 3, 6: 6})  # his 15 is my 10
+    with pytest.raises(TypedInputError, match="held") as refused:
+        observations_from_text("13/7 13/10", referee_at(held_ten, (6, 2)).game)
+    assert str(refused.value).split("Legal: ")[1].startswith("13/11 13/7")

@@ -405,7 +405,7 @@ async def test_typing_while_a_recorded_game_plays_is_refused_not_mixed_into_it(t
         await pilot.press("u", "d")
         await pilot.pause()
         assert len(app.recorder.observations) == seen == 1  # nothing typed or commanded reached the referee
-        assert app.query_one("#command").value == "31"  # kept for when the game is over
+        assert app.query_one("#command").value == "31" == app.query_one("#command").selected_text  # kept
         source.stop()
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -38,6 +38,7 @@ def test_a_long_name_is_cut_never_the_cube_value():
     owned = replace(taken, match=replace(taken.match, cube=16))
     board = str(render_board(owned, 0, names=names))
     assert "cube 16 Alexand's" in board
+    assert "cube 2 Maxence's" in str(render_board(taken, 0, names=("Maxence Job", "Bob")))  # no space before 's
     middle = next(line for line in board.splitlines() if "BAR" in line)
     assert middle.index("BAR") == next(line for line in str(render_board(_after("31"), 0)).splitlines()
                                        if "BAR" in line).index("BAR")  # the bar stays where it is
