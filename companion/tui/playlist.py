@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.padding import Padding
+from rich.text import Text
 from textual.events import Resize
 from textual.widgets import RichLog
 
@@ -18,7 +20,7 @@ class PlayList(RichLog):
 
     def write(self, content, *args, **kwargs):  # type: ignore[override]
         self._texts.append(str(content))
-        return super().write(content, *args, **kwargs)
+        return super().write(_hanging(str(content)), *args, **kwargs)
 
     def clear(self):  # type: ignore[override]
         self._texts = []
@@ -38,7 +40,7 @@ class PlayList(RichLog):
             self._wrapped_at = width
             RichLog.clear(self)
             for text in self._texts:
-                RichLog.write(self, text, scroll_end=False)
+                RichLog.write(self, _hanging(text), scroll_end=False)
         # a pane made shorter (the verdict above it grew a line) would otherwise hide the newest lines
         self.scroll_end(animate=False, immediate=False, x_axis=False)
 
@@ -46,6 +48,13 @@ class PlayList(RichLog):
     def texts(self) -> list[str]:
         """The lines written, as written."""
         return list(self._texts)
+
+
+def _hanging(text: str) -> Padding | str:
+    """An indented line (a rating under its play) wrapped under its own indent, not at the pane's edge, where it
+    read as an entry of its own."""
+    indent = len(text) - len(text.lstrip(" "))
+    return Padding(Text(text[indent:]), (0, 0, 0, indent)) if indent else text
 
 
 __all__ = ["PlayList"]

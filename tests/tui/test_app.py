@@ -251,6 +251,22 @@ async def test_the_play_list_wraps_at_its_width_and_again_when_the_terminal_is_r
         assert max(strip.cell_length for strip in plays.lines) <= plays.scrollable_content_region.width < width
 
 
+async def test_a_rating_under_its_play_wraps_under_its_own_indent(tmp_path):
+    """A new user at 80x24 saw a rating's best play wrapped to the pane's edge, where it read as an entry of its
+    own."""
+    from companion.tui.playlist import PlayList
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        plays = app.query_one("#plays", PlayList)
+        plays.write("    Player 0: 6/4 6/2: -0.385 (blunder); best 8/4 6/4, and a few more words to wrap")
+        for _ in range(3):
+            await pilot.pause()
+        rows = [strip.text for strip in plays.lines]
+        assert len(rows) >= 2 and all(row.startswith("    ") for row in rows)
+        assert plays.texts[-1].startswith("    Player 0")
+
+
 async def test_the_play_list_still_shows_the_newest_line_when_the_verdict_above_it_grows(tmp_path):
     """At 80x24 a new user's refused play made the verdict two lines taller, and the play list then showed older
     lines, not the newest."""
