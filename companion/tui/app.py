@@ -785,16 +785,9 @@ class CompanionApp(App):
             hints.update(f"[b]Hint[/]: {only} is forced (the only legal play)")
         elif result.hint is not None:
             rows = [f"[b]Hint[/] ({level_name(result.hint.level)}, {result.seconds * 1000:.0f} ms)"]
-            narrow = self.size.width < 110  # at 80 columns a row must fit the side panel: play and equity only
-            for i, r in enumerate(result.hint.plays[:5], start=1):
-                if narrow:
-                    rows.append(f"{i}. {r.play.notation or 'no move':<13} {r.equity:+.3f}")
-                    continue
-                mwc = match_winning_chance(game.match, game.turn, r.equity)
-                rows.append(f"{i}. {r.play.notation or 'no move':<24} {r.equity:+.3f}"
-                            + (f" {mwc:6.1%}" if mwc is not None else "")
-                            + (f"  -{r.loss:.3f}" if i > 1 else ""))
-            hints.update("\n".join(rows))
+            shown = [(r.play.notation or "no move", r.equity, match_winning_chance(game.match, game.turn, r.equity),
+                      r.loss) for r in result.hint.plays[:5]]
+            hints.update("\n".join(rows + hint_rows(shown, hints.content_region.width or 40)))
         else:
             hints.update("")
         if result.cube is not None:
@@ -835,6 +828,25 @@ class CompanionApp(App):
         return "\n".join(rows + ([race] if race else []))
 
 
+def hint_rows(plays: list[tuple[str, float, float | None, float]], width: int) -> list[str]:
+    """The best plays (notation, equity, match winning chance or None, equity lost), one whole row each in `width`
+    columns: the loss is left out first where a row would not fit, then the chances (a row broken in two read as
+    two plays)."""
+    column = max(len(notation) for notation, *_ in plays)
+    base = len("1. ") + column + len(" +0.000")
+    with_mwc = any(mwc is not None for _, _, mwc, _ in plays) and base + len(" 100.0%") <= width
+    with_loss = base + (len(" 100.0%") if with_mwc else 0) + len("  -0.000") <= width
+    rows = []
+    for i, (notation, equity, mwc, loss) in enumerate(plays, start=1):
+        row = f"{i}. {notation:<{column}} {equity:+.3f}"
+        if with_mwc and mwc is not None:
+            row += f" {mwc:6.1%}"
+        if with_loss and i > 1:
+            row += f"  -{loss:.3f}"
+        rows.append(row)
+    return rows
+
+
 def _race_text(game: GameState) -> str:
     if game.phase not in (Phase.ROLL, Phase.DOUBLED):
         return ""
@@ -844,5 +856,5 @@ def _race_text(game: GameState) -> str:
     return "\n".join(g.text() for g in guides)
 
 
-__all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "key_is_typed",
-           "level_name"]
+__all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "hint_rows",
+           "key_is_typed", "level_name"]

@@ -1,4 +1,4 @@
-"""The board as text: the cube said by the players' names, as the side panel says it."""
+"""The board and the hint rows as text: the cube said by the players' names, each hint row whole in its panel."""
 
 from companion.referee import Referee
 from companion.referee.typed import observations_from_text
@@ -42,3 +42,17 @@ def test_a_long_name_is_cut_never_the_cube_value():
     middle = next(line for line in board.splitlines() if "BAR" in line)
     assert middle.index("BAR") == next(line for line in str(render_board(_after("31"), 0)).splitlines()
                                        if "BAR" in line).index("BAR")  # the bar stays where it is
+
+
+def test_each_hint_row_fits_its_panel_whole_the_loss_then_the_chances_left_out_first():
+    """At 120x40 a new user saw each hint's loss wrapped to a line of its own, read as another play."""
+    from companion.tui.app import hint_rows
+
+    plays = [("10/5* 8/5", 0.215, 0.577, 0.0), ("8/5* 6/1", -0.070, 0.559, 0.285), ("13/10 6/1", -0.119, 0.556, 0.334)]
+    for width in (20, 26, 34, 46, 80):
+        rows = hint_rows(plays, width)
+        assert len(rows) == 3 and all(row.startswith(f"{i}. ") for i, row in enumerate(rows, start=1))
+        assert all(len(row) <= width for row in rows)
+    assert "57.7%" in hint_rows(plays, 30)[0] and "-0.285" not in hint_rows(plays, 30)[1]
+    assert "-0.285" in hint_rows(plays, 34)[1] and "%" not in hint_rows(plays, 20)[0]
+    assert "%" not in hint_rows([(p, e, None, loss) for p, e, _, loss in plays], 80)[0]  # money play: no chances
