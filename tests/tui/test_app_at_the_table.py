@@ -387,6 +387,27 @@ async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(t
         assert not isinstance(app.screen, ReviewScreen)
 
 
+async def test_at_80_columns_the_review_gives_its_list_the_whole_width(tmp_path):
+    """A new user at 80x24 saw the review's decision column cut to a few letters, and no loss or class: the chosen
+    decision's board took 54 of the 80 columns."""
+    from textual.widgets import DataTable
+
+    app = _app(tmp_path, mode="record", length=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _type(pilot, "31", "24/21 6/5", "64", "24/18 13/9")
+        app.set_focus(None)
+        await pilot.press("v")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one("#decisions", DataTable)
+        assert not screen.query_one("#review-side").display
+        assert table.size.width >= 76 and table.virtual_size.width <= table.size.width  # every column shows
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert screen.query_one("#review-side").display  # wider, the board and the engine come back
+
+
 # -- feature: the referee's view of an illegal play -------------------------------------------------------
 
 
