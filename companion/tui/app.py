@@ -832,7 +832,7 @@ def hint_rows(plays: list[tuple[str, float, float | None, float]], width: int) -
     """The best plays (notation, equity, match winning chance or None, equity lost), one whole row each in `width`
     columns: the loss is left out first where a row would not fit, then the chances (a row broken in two read as
     two plays)."""
-    column = max(len(notation) for notation, *_ in plays)
+    column = max((len(notation) for notation, *_ in plays), default=0)
     base = len("1. ") + column + len(" +0.000")
     with_mwc = any(mwc is not None for _, _, mwc, _ in plays) and base + len(" 100.0%") <= width
     with_loss = base + (len(" 100.0%") if with_mwc else 0) + len("  -0.000") <= width
