@@ -743,6 +743,8 @@ class CompanionApp(App):
         pips = game.position_of(0).pip_counts()
         if match.length:
             score = f"{match.score[0]}-{match.score[1]} to {match.length}"
+        elif self.size.width < 110:  # money play at 80 columns: the names are on the lines above
+            score = f"money {match.score[0]}-{match.score[1]}"
         else:  # money play: the running total of the session
             score = f"money, {names[0]} {match.score[0]}, {names[1]} {match.score[1]}"
         if match.crawford:
@@ -852,8 +854,10 @@ def _race_text(game: GameState) -> str:
         return ""
     if game.match.crawford:
         return "Crawford game: no doubling"
-    guides = race_guides(game.position_of(game.on_roll))
-    return "\n".join(g.text() for g in guides)
+    guides = [g.text() for g in race_guides(game.position_of(game.on_roll))]
+    why_not = game.match.why_no_double(game.turn) if game.phase is Phase.ROLL else None
+    # the panel said nothing when the cube was the opponent's: say why there is no cube advice
+    return "\n".join(([f"No cube decision: {why_not}"] if why_not else []) + guides)
 
 
 __all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "hint_rows",

@@ -384,6 +384,16 @@ async def test_the_cube_advice_fits_the_side_panel_at_80_columns(tmp_path):
         assert all(line.rstrip().endswith("%") for line in rows)  # each line keeps its chances
 
 
+async def test_with_the_cube_the_opponents_the_panel_says_why_there_is_no_cube_advice(tmp_path):
+    """A new user found the cube panel blank on turns where the opponent owned the cube."""
+    app = _app(tmp_path, mode="train", length=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "double", "take", "64", "24/14", "52", "13/11 13/8")  # Ann owns it
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "No cube decision: only the owner of the cube may redouble" in str(app.query_one("#cube").render())
+
+
 async def test_typing_nonsense_is_explained_and_loses_nothing(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
