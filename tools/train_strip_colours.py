@@ -33,8 +33,8 @@ from companion.rules.layout import STANDARD  # noqa: E402
 from tools.onnx_state import conv_blocks, freeze_batch_norm, one_cycle, start_from, strided_stem  # noqa: E402
 from tools.onnx_widths import pad_widths  # noqa: E402
 from companion.vision.reader import two_colours  # noqa: E402
-from companion.vision.strip_reader import COLOUR_ROWS, checker_colours, reference_planes  # noqa: E402
-from companion.vision.strips import STRIP_W, centred, normalisation  # noqa: E402
+from companion.vision.strip_reader import COLOUR_ROWS, checker_colours  # noqa: E402
+from companion.vision.strips import STRIP_W, beside_sets, normalisation  # noqa: E402
 from tools.strip_data import true_dists  # noqa: E402
 
 
@@ -144,28 +144,26 @@ def calibration_references(board: np.ndarray, frame: np.ndarray, group: np.ndarr
 @dataclass
 class Crops:
     """Colour examples kept as the reader cuts them (uint8), with what turns each into the network's input: its
-    group's look (`normalisation`) and the two sets' reference planes. Inputs are made a batch at a time: at twice
-    the pixels, all of them made at once would not fit the machine's 24 GB."""
+    group's look (`normalisation`) and the two sets' colours (Lab). Inputs are made a batch at a time, as the reader
+    makes them (`beside_sets`): at twice the pixels, all of them made at once would not fit the machine's 24 GB."""
 
     crops: np.ndarray
     mean: np.ndarray
     std: np.ndarray
-    references: np.ndarray
+    light: np.ndarray
+    dark: np.ndarray
     label: np.ndarray
     repeats: np.ndarray
 
     def inputs(self, rows: np.ndarray) -> np.ndarray:
-        out = np.empty((len(rows), 9, *self.crops.shape[1:3]), np.float32)
-        centred(self.crops[rows], self.mean[rows], self.std[rows], out[:, :3])
-        out[:, 3:] = self.references[rows][:, :, None, None]
-        return out
+        return beside_sets(self.crops[rows], self.light[rows], self.dark[rows], (self.mean[rows], self.std[rows]))
 
 
 def load(specs: list[str], other_share: float = 0.0, scale: int = 1) -> Crops:
     """Every file's crops once, with how many times an epoch each is shown (`FILE:K`): repeats are rows drawn again,
     not copies (three copies of the photoreal crops beside the rest took more than the machine's 24 GB). `scale` 2
     takes the crops `strip_data.py --colour-scale 2` cut at twice the pixels."""
-    parts: dict[str, list[np.ndarray]] = {name: [] for name in ("crops", "mean", "std", "references", "label",
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in ("crops", "mean", "std", "light", "dark", "label",
                                                                 "repeats")}
     calibrated_groups = 0
     for spec in specs:
@@ -195,7 +193,8 @@ def load(specs: list[str], other_share: float = 0.0, scale: int = 1) -> Crops:
         rows_kept = np.nonzero(keep)[0]
         mean = np.empty((len(rows_kept), 3), np.float32)
         std = np.empty(len(rows_kept), np.float32)
-        refs = np.empty((len(rows_kept), 6), np.float32)
+        light = np.empty((len(rows_kept), 3), np.float64)
+        dark = np.empty((len(rows_kept), 3), np.float64)
         out_rows = np.cumsum(keep) - 1
         for g in np.unique(group[keep]):
             rows = np.nonzero(group == g)[0]
@@ -203,8 +202,8 @@ def load(specs: list[str], other_share: float = 0.0, scale: int = 1) -> Crops:
             m, sd = normalisation(x[rows])
             centres = by_group[int(g)]
             mean[pick], std[pick] = m, sd
-            refs[pick] = reference_planes(centres["light"], centres["dark"], m, sd)
-        for name, value in (("crops", crops[rows_kept]), ("mean", mean), ("std", std), ("references", refs),
+            light[pick], dark[pick] = centres["light"], centres["dark"]
+        for name, value in (("crops", crops[rows_kept]), ("mean", mean), ("std", std), ("light", light), ("dark", dark),
                             ("label", colour[keep].astype(np.float32)),
                             ("repeats", np.full(len(rows_kept), int(repeat or 1)))):
             parts[name].append(value)

@@ -25,7 +25,8 @@ from torch.nn import functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.vision.trays import COUNTS, TRAY_H, TRAY_W, tray_input  # noqa: E402
+from companion.vision.strips import beside_sets  # noqa: E402
+from companion.vision.trays import COUNTS, TRAY_H, TRAY_W  # noqa: E402
 from tools.onnx_state import conv_blocks, one_cycle, strided_stem  # noqa: E402
 from tools.onnx_widths import pad_widths  # noqa: E402
 
@@ -47,9 +48,9 @@ class TrayNet(nn.Module):
 
 
 def inputs_of(data, rows: np.ndarray) -> np.ndarray:
-    """`tray_input` for stored rows: each half normalised by its board's look, beside the two set colours."""
-    return tray_input(data["x"][rows], data["light"][rows], data["dark"][rows],
-                      (data["mean"][rows], data["std"][rows]))
+    """The network's input for stored rows: each half normalised by its board's look, beside the two set colours."""
+    return beside_sets(data["x"][rows], data["light"][rows], data["dark"][rows],
+                       (data["mean"][rows], data["std"][rows]))
 
 
 def report(counts: np.ndarray, first: np.ndarray, y: np.ndarray, colour: np.ndarray, title: str) -> None:

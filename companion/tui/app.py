@@ -142,6 +142,10 @@ def key_is_typed(character: str, state: RefereeState) -> bool:
             and character in TYPED_WHILE_A_PLAY_IS_DUE)
 
 
+WIDE_FROM = 110
+"""Columns from which the screen is wide (`-wide`): the side panel has room for equities with their chances."""
+
+
 def level_name(level: str) -> str:
     """The engine's "1ply" as players write it: "1-ply"."""
     return level.replace("ply", "-ply") if "-" not in level else level
@@ -175,7 +179,7 @@ class CompanionApp(App):
     ]
     # the screen gets -short / -tall and -narrow / -wide: 80x24 keeps the board, verdict and input whole
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
 
     def __init__(self, recorder: Recorder, *, mode: str | None = None, source=None, engine: Engine | None = None,
                  viewer: int = 0, export_path: Path | None = None,
@@ -223,6 +227,11 @@ class CompanionApp(App):
         for name, (title, help_text) in ACTIONS.items():
             if name not in ("quit", "focus_input"):  # Textual's palette has its own quit; typing needs no command
                 yield SystemCommand(title, help_text, getattr(self, f"action_{name}"))
+
+    @property
+    def narrow(self) -> bool:
+        """Whether the screen is narrower than `WIDE_FROM` (the `-narrow` styles): 28 side columns at 80."""
+        return self.size.width < WIDE_FROM
 
     @property
     def engine(self) -> Engine:
@@ -743,7 +752,7 @@ class CompanionApp(App):
         pips = game.position_of(0).pip_counts()
         if match.length:
             score = f"{match.score[0]}-{match.score[1]} to {match.length}"
-        elif self.size.width < 110:  # money play at 80 columns: the names are on the lines above
+        elif self.narrow:  # money play at 80 columns: the names are on the lines above
             score = f"money {match.score[0]}-{match.score[1]}"
         else:  # money play: the running total of the session
             score = f"money, {names[0]} {match.score[0]}, {names[1]} {match.score[1]}"
@@ -804,16 +813,15 @@ class CompanionApp(App):
         doubler = game.on_roll if game.phase is Phase.DOUBLED else game.turn
         match = game.match
 
-        narrow = self.size.width < 110  # at 80 columns a line must fit the side panel: the chances without "MWC"
-
         def line(label: str, equity: float, player: int) -> str:
             mwc = match_winning_chance(match, player, equity)
             if mwc is None:
                 return f"{label:<12}{equity:+.3f}"
-            return f"{label:<12}{equity:+.3f}" + (f" {mwc:6.1%}" if narrow else f"  MWC {mwc:.1%}")
+            # at 80 columns a line must fit the side panel: the chances without "MWC"
+            return f"{label:<12}{equity:+.3f}" + (f" {mwc:6.1%}" if self.narrow else f"  MWC {mwc:.1%}")
 
         rows = [f"[b]Cube[/] ({level_name(c.level)}, {seconds * 1000:.0f} ms): [b]{c.action.value}[/]"]
-        if narrow and match.length:
+        if self.narrow and match.length:
             rows.append("[dim]equity, MWC[/]")
         if game.phase is Phase.DOUBLED:
             taker = 1 - doubler

@@ -49,10 +49,10 @@ from companion.vision.plane import Corners, Plane
 from companion.vision.reader import (MODELS, HalfRead, ImageReading, Laps, NotABoard, SlotRead, _spread, _tray_half,
                                      _tray_rect, home_halves, tray_halves, tray_side, two_colours)
 from companion.vision.strips import (BAR_BOTTOM, BAR_TOP, BEFORE, PX_PER_POINT, STRIP_W, Pyramid, StripCutter,
-                                     StripPlaces, centred, finer_frames, mm_to_image, network_input, normalisation,
-                                     strip_frames)
+                                     StripPlaces, beside_sets, finer_frames, mm_to_image, network_input,
+                                     normalisation, strip_frames)
 from companion.vision.trays import BEFORE as TRAY_BEFORE
-from companion.vision.trays import HALVES, TRAY_H, tray_cutter, tray_frames, tray_input
+from companion.vision.trays import HALVES, TRAY_H, tray_cutter, tray_frames
 from companion.vision.trays import PX_PER_POINT as TRAY_PX_PER_POINT
 
 NOT_A_POINT = 16
@@ -309,7 +309,7 @@ class StripReader:
         p_light = {}
         if samples:
             which = np.array(sorted(samples))
-            logits = self.colour_network(colour_input(crops[which], centres["light"], centres["dark"], norm))
+            logits = self.colour_network(beside_sets(crops[which], centres["light"], centres["dark"], norm))
             chances = 1 / (1 + np.exp(-np.clip(logits.astype(np.float64), -30, 30)))
             p_light = dict(zip(which.tolist(), chances.tolist()))
         if self.orientation is not None:
@@ -348,8 +348,8 @@ class StripReader:
         wanted = {self.trays} if self.trays else {"left", "right"}
         if not wanted & in_picture:
             return None, None  # a half cut past the picture's edge would read its repeated edge as an empty tray
-        counts, first = self.tray_network.outputs(tray_input(self.tray_cutter.cut(image), centres["light"],
-                                                             centres["dark"], norm))
+        counts, first = self.tray_network.outputs(beside_sets(self.tray_cutter.cut(image), centres["light"],
+                                                              centres["dark"], norm))
         e = np.exp(counts.astype(np.float64) - counts.max(axis=1, keepdims=True))
         dists = e / e.sum(axis=1, keepdims=True)
         p_light = 1 / (1 + np.exp(-np.clip(first.astype(np.float64), -30, 30)))
@@ -401,28 +401,6 @@ def checker_colours(strips: np.ndarray, dists: np.ndarray, geometry: BoardGeomet
 
 LIGHTNESS_WEIGHT = 0.5
 """Lightness counts half in telling the sets apart: glare and shade change a checker's lightness, rarely its hue."""
-
-
-def reference_planes(light_lab: np.ndarray, dark_lab: np.ndarray, mean, std: float) -> np.ndarray:
-    """The two sets' colours as the colour network's reference planes take them: BGR, centred and scaled by the
-    board's look (`normalisation`), light then dark. (6,) float32."""
-    out = np.empty(6, np.float32)
-    for k, lab in enumerate((light_lab, dark_lab)):
-        bgr = cv2.cvtColor(np.uint8([[np.clip(lab, 0, 255)]]), cv2.COLOR_LAB2BGR)[0, 0].astype(np.float32)
-        out[3 * k:3 * k + 3] = (bgr - np.asarray(mean, np.float32)) / np.float32(std)
-    return out
-
-
-def colour_input(crops: np.ndarray, light_lab: np.ndarray, dark_lab: np.ndarray, norm: tuple[np.ndarray, float]
-                 ) -> np.ndarray:
-    """The colour network's input: each crop (a strip's first `COLOUR_ROWS` rows, at the network's own scale), and
-    the two sets' colours as flat planes, all centred and scaled by the whole board's look (`norm`, the
-    `normalisation` of its strips). (n, 9, height, width)."""
-    mean, std = norm
-    out = np.empty((len(crops), 9, *crops.shape[1:3]), np.float32)
-    centred(crops, mean, std, out[:, :3])
-    out[:, 3:] = reference_planes(light_lab, dark_lab, mean, std)[None, :, None, None]
-    return out
 
 
 def named_like(centres: dict[str, np.ndarray], known: dict[str, np.ndarray],
@@ -661,5 +639,5 @@ def _neighbours(slots: np.ndarray) -> bool:
 
 __all__ = ["BOARD_LEAST", "COLOUR_ROWS", "FIRST_CHECKER", "GIVEN_LEAST", "HIDDEN_ANY", "PATTERN_HAND",
            "TRAYS_SURE_AT_MOST", "TRAYS_TRUSTED", "TRAY_COUNT_WORD", "StripReader", "checker_colours",
-           "colour_chances", "colour_evidence", "colour_input", "covered_points", "hidden_or_off",
-           "holding_then_count", "off_chances", "reference_planes", "trusted_trays"]
+           "colour_chances", "colour_evidence", "covered_points", "hidden_or_off",
+           "holding_then_count", "off_chances", "trusted_trays"]

@@ -221,6 +221,21 @@ def centred(pixels: np.ndarray, mean, std, out: np.ndarray | None = None) -> np.
     return out
 
 
+def beside_sets(pixels: np.ndarray, first_lab, second_lab, norm: tuple) -> np.ndarray:
+    """The colour and tray networks' input: the cut pixels (n, height, width, 3) centred and scaled by the board's
+    look (`norm`: the strips' `normalisation`, or a mean n x 3 and a spread n, one per item, as training stores
+    them), beside the two sets' colours (Lab, one pair or one per item) as flat planes. (n, 9, height, width)."""
+    mean = np.asarray(norm[0], np.float32).reshape(-1, 3)
+    std = np.asarray(norm[1], np.float32).reshape(-1, 1)
+    out = np.empty((len(pixels), 9, *pixels.shape[1:3]), np.float32)
+    centred(pixels, mean, std, out[:, :3])
+    for k, lab in enumerate((first_lab, second_lab)):
+        labs = np.clip(np.asarray(lab, np.float64).reshape(-1, 3), 0, 255).astype(np.uint8)
+        bgr = cv2.cvtColor(labs[None], cv2.COLOR_LAB2BGR)[0].astype(np.float32)
+        out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[:, :, None, None]
+    return out
+
+
 def network_input(strips: np.ndarray, norm: tuple[np.ndarray, float] | None = None, mirrored: bool = False
                   ) -> np.ndarray:
     """Strips as the network takes them: float32 NCHW, each strip's colours centred and scaled by the whole
@@ -236,5 +251,5 @@ def network_input(strips: np.ndarray, norm: tuple[np.ndarray, float] | None = No
 
 
 __all__ = ["ACROSS", "ALONG", "BAR_BOTTOM", "BAR_TOP", "BEFORE", "STRIPS", "STRIP_H", "STRIP_W", "Pyramid",
-           "StripCutter", "StripPlaces", "centred", "finer_frames", "jittered_frames", "mm_to_image", "network_input",
-           "normalisation", "strip_frames", "strip_grid", "strip_pixels"]
+           "StripCutter", "StripPlaces", "beside_sets", "centred", "finer_frames", "jittered_frames", "mm_to_image",
+           "network_input", "normalisation", "strip_frames", "strip_grid", "strip_pixels"]

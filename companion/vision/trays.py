@@ -11,11 +11,10 @@ belongs to is a question about this board.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from companion.rules.layout import BoardGeometry
-from companion.vision.strips import StripCutter, centred, finer_frames
+from companion.vision.strips import StripCutter, finer_frames
 
 TRAY_W, TRAY_H = 48, 84
 """Pixels across (outwards from the playing area) and along (from the board's middle outwards) a tray half."""
@@ -69,21 +68,5 @@ def tray_cutter(corners, geometry: BoardGeometry, frames: np.ndarray | None = No
     return StripCutter(corners, geometry, finer_frames(frames, scale), (scale * TRAY_H, scale * TRAY_W))
 
 
-def tray_input(halves: np.ndarray, first_lab: np.ndarray, second_lab: np.ndarray,
-               norm: tuple[np.ndarray, float | np.ndarray]) -> np.ndarray:
-    """The tray network's input: each cut half centred and scaled by the whole board's look (`norm`, the strips'
-    `normalisation`), beside the two sets' colours (Lab) as flat planes. (n, 9, height, width). The look and the
-    colours may also be given per half (means n x 3, spreads n, colours n x 3), as the training data stores them."""
-    mean = np.asarray(norm[0], np.float32).reshape(-1, 3)
-    std = np.asarray(norm[1], np.float32).reshape(-1, 1)
-    out = np.empty((len(halves), 9, *halves.shape[1:3]), np.float32)
-    centred(halves, mean, std, out[:, :3])
-    for k, lab in enumerate((first_lab, second_lab)):
-        labs = np.clip(np.asarray(lab, np.float64).reshape(-1, 3), 0, 255).astype(np.uint8)
-        bgr = cv2.cvtColor(labs[None], cv2.COLOR_LAB2BGR)[0].astype(np.float32)
-        out[:, 3 + 3 * k:6 + 3 * k] = ((bgr - mean) / std)[:, :, None, None]
-    return out
-
-
 __all__ = ["ACROSS", "ALONG", "BEFORE", "COUNTS", "HALVES", "TRAY_H", "TRAY_W", "jittered_tray_frames",
-           "tray_cutter", "tray_frames", "tray_input"]
+           "tray_cutter", "tray_frames"]

@@ -16,10 +16,10 @@ from companion.sim.truth import image_corners
 from companion.vision.calibrate import known_counts, measure
 from companion.vision.geometry import fit_bar
 from companion.vision.profile import Profile
-from companion.vision.strip_reader import COLOUR_ROWS, FIRST_CHECKER, StripReader, colour_input, named_like
-from companion.vision.strips import (STRIP_H, STRIP_W, Pyramid, StripCutter, StripPlaces, centred, finer_frames,
-                                     mm_to_image, network_input, normalisation, strip_frames, strip_grid,
-                                     strip_pixels)
+from companion.vision.strip_reader import COLOUR_ROWS, FIRST_CHECKER, StripReader, named_like
+from companion.vision.strips import (STRIP_H, STRIP_W, Pyramid, StripCutter, StripPlaces, beside_sets, centred,
+                                     finer_frames, mm_to_image, network_input, normalisation, strip_frames,
+                                     strip_grid, strip_pixels)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
 """Path-traced frames and their labels, committed (`companion.sim.photoreal`)."""
@@ -264,7 +264,7 @@ def test_the_colour_network_is_given_its_crops_at_its_own_scale():
     assert crops.shape[1:3] == tuple(reader.colour_network.input_shape[2:4])
     assert crops.shape[1] in (COLOUR_ROWS, 2 * COLOUR_ROWS)
     light, dark = np.array([230.0, 128, 128]), np.array([40.0, 128, 128])
-    x = colour_input(crops[:3], light, dark, normalisation(strips))
+    x = beside_sets(crops[:3], light, dark, normalisation(strips))
     assert x.shape == (3, 9, *crops.shape[1:3])
     assert np.ptp(x[:, 3:], axis=(2, 3)).max() == 0 and x[0, 3, 0, 0] > x[0, 6, 0, 0]
     assert reader.colour_network(x).shape == (3,)
