@@ -125,10 +125,14 @@ class CommandLine(Input):
         if self._acts(event.character):
             event.stop()
             event.prevent_default()  # not typed
-            await self.app.run_action(self.app.single_keys[event.character])
+            await self.app.act_on_key(self.app.single_keys[event.character])
             return
         await super()._on_key(event)
 
+
+SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "take", "pass_double"})
+"""Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Take and Pass
+while a double does. Pressed at another time they still act, and say why they do not apply."""
 
 TYPED_WHILE_A_PLAY_IS_DUE = frozenset("bcn")
 """Keys that begin `bar/..`, `cannot move` and `none` (`no move`): typed while the roll on the board awaits its play,
@@ -227,6 +231,29 @@ class CompanionApp(App):
         for name, (title, help_text) in ACTIONS.items():
             if name not in ("quit", "focus_input"):  # Textual's palette has its own quit; typing needs no command
                 yield SystemCommand(title, help_text, getattr(self, f"action_{name}"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hides from the footer the answers that do not apply now (`SHOWN_WHILE_THEY_APPLY`)."""
+        if action not in SHOWN_WHILE_THEY_APPLY:
+            return True
+        state = self.recorder.referee.state
+        if state.match_over:
+            return False
+        if action in ("accept", "correct"):
+            return state.pending is not None
+        return state.game.phase is Phase.DOUBLED
+
+    async def act_on_key(self, action: str) -> None:
+        """A key's action. One hidden because it does not apply (`check_action`) still runs: the referee then says
+        why not, where a key that did nothing would leave the user guessing."""
+        if not await self.run_action(action):
+            getattr(self, f"action_{action}")()
+
+    def on_key(self, event: events.Key) -> None:
+        # the input line acts on its own keys (`CommandLine`); this is a hidden key pressed elsewhere (the play list)
+        action = self.single_keys.get(event.character or "")
+        if action in SHOWN_WHILE_THEY_APPLY and not self.check_action(action, ()):
+            getattr(self, f"action_{action}")()
 
     @property
     def narrow(self) -> bool:
@@ -384,7 +411,7 @@ class CompanionApp(App):
         if text.lower() in self.single_keys and referee.state.resign_offer is None:
             # a key typed because it began a word (`key_is_typed`), entered alone: its action, as the key's
             # (`n` asks first, as it does pressed; typed as a word, `n` would not)
-            await self.run_action(self.single_keys[text.lower()])
+            await self.act_on_key(self.single_keys[text.lower()])
             return
         try:
             observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
@@ -730,6 +757,7 @@ class CompanionApp(App):
         self.query_one("#verdict", Static).update(markup)
 
     def refresh_view(self) -> None:
+        self.refresh_bindings()  # the footer's answers follow the state (`check_action`)
         self.run_clock()
         game = self.recorder.referee.game
         self.query_one("#board", Static).update(render_board(game, self.viewer, names=self.recorder.names))

@@ -117,6 +117,52 @@ async def test_an_illegal_play_stands_once_the_opponent_rolls(tmp_path):
         assert app.recorder.referee.game.turn == 1 and str(app.recorder.referee.game.dice) == "64"
 
 
+def _footer(app) -> list[str]:
+    from textual.widgets._footer import FooterKey  # the footer's keys, as shown
+
+    return [key.description for key in app.screen.query(FooterKey)]
+
+
+async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_key_says_why_not(tmp_path):
+    """A new user saw Accept, Correction, Take and Pass in the footer at every moment. They show while an illegal play
+    or a double waits; pressed at another time, from the input line or elsewhere, the key says why it does not
+    apply (a hidden key that did nothing would leave the user guessing)."""
+    app = _app(tmp_path)
+    answers = {"Accept play", "Correction", "Take", "Pass"}
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        assert answers.isdisjoint(_footer(app)) and "Double" in _footer(app)
+        _board_play(app, "13/9 6/5")  # 4 and 1 played with 3-1
+        await pilot.pause()
+        assert {"Accept play", "Correction"} <= set(_footer(app)) and "Take" not in _footer(app)
+        await pilot.press("escape")
+        await _keys(pilot, "c")
+        assert _events(app, CorrectionRequested)
+        await pilot.pause()
+        assert answers.isdisjoint(_footer(app))
+        await _type(pilot, "8/5 6/5")
+        for key, where in (("t", "the input line"), ("a", "the play list")):
+            if where == "the input line":
+                app.query_one("#command").focus()
+            else:
+                app.query_one("#plays").focus()
+            refused = len(_events(app, Refused))
+            await pilot.press(key)
+            await pilot.pause()
+            assert len(_events(app, Refused)) == refused + 1, where
+            assert app.query_one("#command").value == ""
+        assert [e.reason for e in _events(app, Refused)[-2:]] == ["no double is waiting for an answer",
+                                                                   "there is no illegal play to accept"]
+        assert "no illegal play to accept" in str(app.query_one("#verdict").render())
+        app.set_focus(None)
+        await pilot.press("d")
+        await pilot.pause()
+        assert {"Take", "Pass"} <= set(_footer(app)) and "Accept play" not in _footer(app)
+        await pilot.press("t")
+        await pilot.pause()
+        assert _events(app, Taken) and answers.isdisjoint(_footer(app))
+
+
 async def test_double_take_and_double_pass_by_key(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
