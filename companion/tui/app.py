@@ -107,6 +107,23 @@ class ReviewReady(Message):
         self.review = review
 
 
+class FittedText(Static):
+    """Side-panel text the app fits to its width (the IDs, the hint rows): it asks to be written again when its
+    width changes."""
+
+    class WidthChanged(Message):
+        def __init__(self, fitted: FittedText) -> None:
+            super().__init__()
+            self.fitted = fitted
+
+    _width = 0
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._width:  # not when only its height changed (as its text did)
+            self._width = event.size.width
+            self.post_message(self.WidthChanged(self))
+
+
 class CommandLine(Input):
     """The input line. While it is empty, the keys named in the footer act at once instead of being typed, so `c`
     works from the first second; but a key that begins a word the line takes now is typed (`bar/22`, `none` and
@@ -255,6 +272,10 @@ class CompanionApp(App):
         if action in SHOWN_WHILE_THEY_APPLY and not self.check_action(action, ()):
             getattr(self, f"action_{action}")()
 
+    def on_fitted_text_width_changed(self, message: FittedText.WidthChanged) -> None:
+        # it can come as the app starts or stops, while the panel's widgets are not all there (`_while_shown`)
+        self._while_shown(self.refresh_status if message.fitted.id == "ids" else self.refresh_analysis)()
+
     @property
     def narrow(self) -> bool:
         """Whether the screen is narrower than `WIDE_FROM` (the `-narrow` styles): 28 side columns at 80."""
@@ -296,8 +317,8 @@ class CompanionApp(App):
                     yield Static(id="clock")
                     yield Digits(id="clock-large")
                 yield Static(id="status")
-                yield Static(id="ids")
-                yield Static(id="hints")
+                yield FittedText(id="ids")
+                yield FittedText(id="hints")
                 yield Static(id="cube")
         yield CommandLine(placeholder="dice (31), a play (8/5 6/5), resign 2; ? lists the keys",
                           id="command")
@@ -805,7 +826,8 @@ class CompanionApp(App):
         if self.club is not None:
             lines.append(f"Club   board {self.club.board}: {self.club.status().text().removeprefix('club: ')}")
         self.query_one("#status", Static).update("\n".join(lines))
-        self.query_one("#ids", Static).update(f"IDs {game.gnubg_id()}\n    {game.xgid()}")
+        ids = self.query_one("#ids", Static)
+        ids.update(ids_text(game.gnubg_id(), game.xgid(), ids.content_region.width or 80))
 
     def refresh_analysis(self) -> None:
         hints, cube = self.query_one("#hints", Static), self.query_one("#cube", Static)
@@ -866,6 +888,17 @@ class CompanionApp(App):
         return "\n".join(rows + ([race] if race else []))
 
 
+def ids_text(gnubg_id: str, xgid: str, width: int) -> str:
+    """The side panel's IDs in `width` columns. An ID is never broken inside a field: an XGID too long for the panel
+    is broken at the colon after its position (the panel wrapped it mid-ID, where it read as two IDs; `i` copies
+    both whole)."""
+    lines = [f"IDs {gnubg_id}"]
+    if len(xgid) + 4 <= width:
+        return "\n".join(lines + [f"    {xgid}"])
+    board, colon, rest = xgid.partition(":")
+    return "\n".join(lines + [f"    {board}", f"    {colon}{rest}"])
+
+
 def hint_rows(plays: list[tuple[str, float, float | None, float]], width: int) -> list[str]:
     """The best plays (notation, equity, match winning chance or None, equity lost), one whole row each in `width`
     columns: the loss is left out first where a row would not fit, then the chances (a row broken in two read as
@@ -897,4 +930,4 @@ def _race_text(game: GameState) -> str:
 
 
 __all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "hint_rows",
-           "key_is_typed", "level_name"]
+           "ids_text", "key_is_typed", "level_name"]

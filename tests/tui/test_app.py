@@ -163,6 +163,29 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
         assert _events(app, Taken) and answers.isdisjoint(_footer(app))
 
 
+async def test_the_xgid_is_shown_whole_or_broken_at_a_colon_and_fitted_again_after_a_resize(tmp_path):
+    """A new user at 120x40 saw the XGID wrapped mid-ID in the side panel, where its halves read as two IDs."""
+    from companion.tui.app import ids_text
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64", "24/18 13/9")
+        game = app.recorder.referee.game
+        xgid, board = game.xgid(), game.xgid().partition(":")[0]
+        ids = app.query_one("#ids")
+
+        def shown() -> list[str]:
+            return [line.strip() for line in str(ids.render()).splitlines()]
+
+        assert shown() == [f"IDs {game.gnubg_id()}", xgid]
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert ids.content_region.width < len(xgid) + 4  # it would not fit whole
+        assert shown() == [f"IDs {game.gnubg_id()}", board, xgid[len(board):]]
+    assert ids_text("ID", xgid, len(xgid) + 4).splitlines()[1:] == [f"    {xgid}"]
+    assert ids_text("ID", xgid, len(xgid) + 3).splitlines()[1:] == [f"    {board}", f"    {xgid[len(board):]}"]
+
+
 async def test_double_take_and_double_pass_by_key(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -631,7 +654,8 @@ async def test_the_status_panel_shows_the_position_id_match_id_and_xgid(tmp_path
         game = app.recorder.referee.game
         status = str(app.query_one("#ids").render())
         position_id, match_id = game.gnubg_id().split(":")
-        assert position_id in status and match_id in status and game.xgid() in status
+        assert position_id in status and match_id in status
+        assert game.xgid() in "".join(line.strip() for line in status.splitlines())  # whole, or broken at a colon
 
 
 async def test_the_editor_refuses_to_empty_the_board_and_keeps_running(tmp_path):
