@@ -548,6 +548,9 @@ def _cmd_read(args: argparse.Namespace) -> int:
     from companion.vision.reader import BoardReader, NotABoard, looks_like_a_board
     from companion.vision.strip_reader import BOARD_LEAST, GIVEN_LEAST
 
+    if args.profile and (args.player0 or args.home):
+        raise CompanionError("--player0 and --home are for reading without a profile: the profile knows whose side is "
+                             "whose (calibrate again to change it)")
     image = _load_image(args.image)
     profile = Profile.load(Path(args.profile)) if args.profile else None
     corners = _corners_arg(args)
@@ -601,24 +604,35 @@ def _cmd_read(args: argparse.Namespace) -> int:
     print(_reading_text(reading))
     print(_found_text(found, reading, orientation))
     if profile is not None:
-        from companion.rules import Position
-        from companion.rules.match import MatchState
-        from companion.rules.xgid import BOTTOM, XgidState, format_xgid
+        return _print_ids(reading, profile.orientation, f"player 0 ({profile.orientation.player0_colour}) to move:")
+    # no profile says whose side is whose: the ID is of the way round the user says, or the usual one
+    from companion.vision.orientation import Orientation
 
-        if reading.board < BOARD_LEAST:  # an ID names a position exactly: never give one for a guess at a board
-            print(f"no Position ID: the reading is too unsure that this is the board (board confidence "
-                  f"{reading.board:.2f})")
-            return EXIT_FINDINGS
-        board = reading.to_board_reading(profile.orientation)
-        zero, one = board.best_guess()
-        try:
-            position = Position(tuple(zero), tuple(one))
-        except CompanionError as exc:
-            print(f"no Position ID: the board as read is not a position ({exc})")
-            return EXIT_FINDINGS
-        print(f"player 0 ({profile.orientation.player0_colour}) to move:")
-        print(f"Position ID: {position.position_id()}")
-        print(f"XGID: {format_xgid(XgidState(position, MatchState(), BOTTOM))}")
+    orientation = Orientation(home_right=args.home != "left", player0_colour=args.player0 or "light")
+    return _print_ids(reading, orientation, f"player 0 ({orientation.player0_colour}, at the bottom of the picture, "
+                      f"home board on his {args.home or 'right'}; --player0, --home to change) to move:")
+
+
+def _print_ids(reading, orientation, heading: str) -> int:
+    """The Position ID and XGID of `reading` seen under `orientation`, or why there is none (exit status 1)."""
+    from companion.rules import Position
+    from companion.rules.match import MatchState
+    from companion.rules.xgid import BOTTOM, XgidState, format_xgid
+    from companion.vision.strip_reader import BOARD_LEAST
+
+    if reading.board < BOARD_LEAST:  # an ID names a position exactly: never give one for a guess at a board
+        print(f"no Position ID: the reading is too unsure that this is the board (board confidence "
+              f"{reading.board:.2f})")
+        return EXIT_FINDINGS
+    zero, one = reading.to_board_reading(orientation).best_guess()
+    try:
+        position = Position(tuple(zero), tuple(one))
+    except CompanionError as exc:
+        print(f"no Position ID: the board as read is not a position ({exc})")
+        return EXIT_FINDINGS
+    print(heading)
+    print(f"Position ID: {position.position_id()}")
+    print(f"XGID: {format_xgid(XgidState(position, MatchState(), BOTTOM))}")
     return EXIT_OK
 
 
@@ -1001,8 +1015,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     read = sub.add_parser("read", help="read the checkers of one photo of a board",
                           description="Read one photo: every point, the bar and the trays, the dice and the cube. "
-                          "Without --corners or a profile, a network finds the playing area. With --profile, also "
-                          "the Position ID and XGID. Exit status 1 when the reading is no position (or too unsure "
+                          "Without --corners or a profile, a network finds the playing area. Then the Position ID and "
+                          "XGID, with player 0 to move: whose side is whose comes from --profile, or --player0 and "
+                          "--home. Exit status 1 when the reading is no position (or too unsure "
                           "to name one), 2 for an unreadable file or an image without a board.")
     read.add_argument("image", help="the photo (any format OpenCV reads)")
     read.add_argument("--profile", help="a board profile from companion calibrate (read uses none unless given)")
@@ -1010,6 +1025,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the playing area's top-left, top-right, bottom-right, bottom-left, as the picture shows "
                       "them, in pixels")
     read.add_argument("--json", action="store_true", help="print the reading as JSON (see the README)")
+    read.add_argument("--player0", choices=("light", "dark"),
+                      help="without a profile: player 0's checkers, for the Position ID (player 0 sits at the "
+                      "bottom of the picture; default: light)")
+    read.add_argument("--home", choices=("right", "left"),
+                      help="without a profile: player 0's home board on his right or left (default: right)")
     read.add_argument("--flat-dice", action="store_true", help=FLAT_DICE)
     read.add_argument("--reader", choices=("strips", "classic"), default="strips",
                       help="without a profile: measure the board and read it with the strip network (default), "

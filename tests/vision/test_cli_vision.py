@@ -45,6 +45,30 @@ def test_calibrate_then_read_prints_ids(tmp_path, capsys):
     assert "XGID=" in out
 
 
+def test_read_without_a_profile_gives_the_ids_the_way_round_the_user_says(tmp_path, capsys):
+    """`companion read` gave no Position ID without a profile. Player 0 sits at the bottom of the picture; his
+    colour and his home board's side are the user's to say (light, on his right, unless told)."""
+    seen_by_player0 = Position.start().play("24/18 13/11", 6, 2).position.swap()
+    moved, corners = _photo(tmp_path, seen_by_player0, "moved.png", tilt=12)
+    ids = {}
+    for player0 in ("light", "dark"):
+        for home in ("right", "left"):
+            assert main(["read", str(moved), "--corners", *corners, "--player0", player0, "--home", home]) == 0
+            out = capsys.readouterr().out
+            assert f"player 0 ({player0}, at the bottom of the picture, home board on his {home}" in out
+            ids[player0, home] = out.split("Position ID: ")[1].split()[0]
+    assert seen_by_player0.position_id() in ids.values()
+    assert len(set(ids.values())) == 4  # each way round is another position
+    assert main(["read", str(moved), "--corners", *corners]) == 0
+    assert f"Position ID: {ids['light', 'right']}" in capsys.readouterr().out  # the usual way round, unless told
+    start, corners = _photo(tmp_path, tilt=12)
+    profile = tmp_path / "board.toml"
+    assert main(["calibrate", "--image", str(start), "--corners", *corners, "--out", str(profile)]) == 0
+    capsys.readouterr()
+    assert main(["read", str(moved), "--profile", str(profile), "--player0", "dark"]) == 2
+    assert "the profile knows" in capsys.readouterr().err
+
+
 def test_flat_dice_are_read_where_painted_and_standing_ones_where_they_stand(tmp_path, capsys):
     """`--flat-dice` (rendered frames) leaves the dice where the finder marks them; without it, on a board seen 30
     degrees off overhead, each die is moved towards the camera, by millimetres; a flat profile says the same."""
