@@ -272,6 +272,10 @@ class CompanionApp(App):
         if action in SHOWN_WHILE_THEY_APPLY and not self.check_action(action, ()):
             getattr(self, f"action_{action}")()
 
+    def on_resize(self, event: events.Resize) -> None:
+        # at 80 columns the footer is compact: it showed seven keys, the last cut ("h Hin")
+        self._while_shown(lambda: setattr(self.query_one(Footer), "compact", event.size.width < WIDE_FROM))()
+
     def on_fitted_text_width_changed(self, message: FittedText.WidthChanged) -> None:
         # it can come as the app starts or stops, while the panel's widgets are not all there (`_while_shown`)
         self._while_shown(self.refresh_status if message.fitted.id == "ids" else self.refresh_analysis)()
@@ -807,8 +811,9 @@ class CompanionApp(App):
             score = f"money, {names[0]} {match.score[0]}, {names[1]} {match.score[1]}"
         if match.crawford:
             score += " (Crawford)"
+        answer = "answer" if self.narrow else "answer the double"  # the cube line says who offers what
         turn = {Phase.OPENING: "opening roll", Phase.OVER: "game over"}.get(
-            game.phase, f"{names[game.turn]} to {'answer the double' if game.phase is Phase.DOUBLED else 'play' if game.phase is Phase.PLAY else 'roll'}")
+            game.phase, f"{names[game.turn]} to {answer if game.phase is Phase.DOUBLED else 'play' if game.phase is Phase.PLAY else 'roll'}")
         cube = f"Cube   {match.cube}" + ("" if match.cube_owner is None else f", {names[match.cube_owner]}'s")
         if game.phase is Phase.DOUBLED:
             cube += f"; {names[1 - game.turn]} offers {match.cube * 2}"
@@ -870,20 +875,24 @@ class CompanionApp(App):
             # at 80 columns a line must fit the side panel: the chances without "MWC"
             return f"{label:<12}{equity:+.3f}" + (f" {mwc:6.1%}" if self.narrow else f"  MWC {mwc:.1%}")
 
-        rows = [f"[b]Cube[/] ({level_name(c.level)}, {seconds * 1000:.0f} ms): [b]{c.action.value}[/]"]
+        # at 80 columns each line fits the side panel whole: no level or time, the answer and chances shorter
+        heading = "" if self.narrow else f" ({level_name(c.level)}, {seconds * 1000:.0f} ms)"
+        rows = [f"[b]Cube[/]{heading}: [b]{c.action.value}[/]"]
         if self.narrow and match.length:
             rows.append("[dim]equity, MWC[/]")
         if game.phase is Phase.DOUBLED:
             taker = 1 - doubler
             take, drop = -c.double_take, -c.double_pass
             answer = "Take" if take >= drop else "Pass"
-            rows += [f"[b]{names[taker]}'s answer: {answer}[/] (by {abs(take - drop):.3f})",
+            whose = names[taker] if self.narrow else f"{names[taker]}'s answer"
+            rows += [f"[b]{whose}: {answer}[/] (by {abs(take - drop):.3f})",
                      line("Take", take, taker), line("Pass", drop, taker),
                      f"[dim]{names[doubler]}'s view:[/]"]
         rows += [line("No double", c.no_double, doubler), line("Double/take", c.double_take, doubler),
-                 line("Double/pass", c.double_pass, doubler),
-                 f"Win {c.chances.win:.1%}  gammon {c.chances.win_gammon:.1%}  "
-                 f"lose gammon {c.chances.lose_gammon:.1%}"]
+                 line("Double/pass", c.double_pass, doubler)]
+        win = f"Win {c.chances.win:.1%}  gammon {c.chances.win_gammon:.1%}"
+        lose = f"lose gammon {c.chances.lose_gammon:.1%}"
+        rows += [win, lose.capitalize()] if self.narrow else [f"{win}  {lose}"]
         race = _race_text(game)
         return "\n".join(rows + ([race] if race else []))
 

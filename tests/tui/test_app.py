@@ -451,6 +451,22 @@ async def test_the_cube_advice_fits_the_side_panel_at_80_columns(tmp_path):
         rows = [line for line in text.splitlines() if line.startswith(("No double", "Double/"))]
         assert len(rows) == 3 and all(len(line) <= cube.content_region.width for line in rows)
         assert all(line.rstrip().endswith("%") for line in rows)  # each line keeps its chances
+        # a second trial saw the heading, the answer, the chances and the turn wrap while a double waited
+        app.set_focus(None)
+        await pilot.press("d")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = str(cube.render())
+        assert "Ann: Take" in text or "Ann: Pass" in text  # Bob doubles, Ann answers
+        status = app.query_one("#status")
+        for widget, lines in ((cube, text.splitlines()), (status, str(status.render()).splitlines())):
+            assert all(len(line) <= widget.content_region.width for line in lines), lines
+        from textual.widgets import Footer
+
+        assert app.query_one(Footer).compact  # it cut its seventh key ("h Hin") with room to spare between them
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not app.query_one(Footer).compact
 
 
 async def test_with_the_cube_the_opponents_the_panel_says_why_there_is_no_cube_advice(tmp_path):
