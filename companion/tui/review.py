@@ -3,7 +3,7 @@ with the equity it lost; choosing one shows its position, what was played and th
 
 from __future__ import annotations
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -23,12 +23,24 @@ class DecisionAnalysed(Message):
         self.index, self.hint, self.cube = index, hint, cube
 
 
+class DecisionTable(DataTable):
+    """The review's list. At 80 columns its Enter opens the chosen decision in the list's place, and the footer says
+    so; on a wider screen the decision shows beside the list as the cursor moves, and Enter has nothing to do."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Board and engine", key_display="⏎")]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor":
+            return self.screen.has_class("-narrow")
+        return True
+
+
 class ReviewScreen(ModalScreen):
     """Opened with `v`; the review itself is computed by the app in a worker and handed over with `show`.
     Modal, so the match's keys (d doubles) do not reach past it."""
 
     BINDINGS = [
-        Binding("escape,v,q", "app.pop_screen", "Back to the match"),
+        Binding("escape,v,q", "back", "Back"),
         Binding("f", "flagged", "Doubtful and worse"),
     ]
 
@@ -43,7 +55,7 @@ class ReviewScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal():
-            yield DataTable(id="decisions", cursor_type="row", zebra_stripes=True)
+            yield DecisionTable(id="decisions", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="review-side"):
                 yield Static(id="review-board")
                 yield Static(id="review-decision")
@@ -75,6 +87,28 @@ class ReviewScreen(ModalScreen):
             table.move_cursor(row=0)
             self.choose(self.shown[0])
         table.focus()
+
+    def action_back(self) -> None:
+        """Back to the list from a decision opened at 80 columns, else back to the match."""
+        if self.has_class("-detail"):
+            self.remove_class("-detail")
+            self.refresh_bindings()
+            self.query_one("#decisions", DataTable).focus()
+        else:
+            self.app.pop_screen()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the breakpoint's class is set by now: the footer's Enter follows it, and a wider screen has the list back
+        if not self.has_class("-narrow"):
+            self.remove_class("-detail")
+        self.refresh_bindings()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        # at 80 columns there is no room beside the list: the chosen decision's board and the engine's panel take
+        # its place (`DecisionTable`: Enter, or a click)
+        if self.has_class("-narrow") and self.selected is not None:
+            self.add_class("-detail")
+            self.refresh_bindings()
 
     def action_flagged(self) -> None:
         if self.review is not None:

@@ -405,9 +405,24 @@ async def test_at_80_columns_the_review_gives_its_list_the_whole_width(tmp_path)
         table = screen.query_one("#decisions", DataTable)
         assert not screen.query_one("#review-side").display
         assert table.size.width >= 76 and table.virtual_size.width <= table.size.width  # every column shows
+        # Enter shows the chosen decision's board and the engine's panel in the list's place (the footer says so);
+        # Escape goes back
+        from textual.widgets._footer import FooterKey
+
+        assert "Board and engine" in [key.description for key in screen.query(FooterKey)]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert screen.query_one("#review-side").display and not table.display
+        assert screen.selected is screen.shown[1]
+        assert str(screen.query_one("#review-decision").render()).startswith("Game 1: Bob")
+        assert "24" in str(screen.query_one("#review-board").render())  # the board, its point numbers
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and table.display and not screen.query_one("#review-side").display
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert screen.query_one("#review-side").display  # wider, the board and the engine come back
+        assert "Board and engine" not in [key.description for key in screen.query(FooterKey)]  # beside the list
 
 
 # -- feature: the referee's view of an illegal play -------------------------------------------------------
