@@ -60,7 +60,8 @@ class PlayRating:
         if self.loss < 0.0005:
             return "best play"
         mark = f" ({self.skill.value})" if self.skill is not Skill.GOOD else ""
-        return f"-{self.loss:.3f}{mark}; best {self.best.notation or 'no move'}"
+        # "costs", as a cube rating says it: a bare "-0.089" did not say it was equity lost
+        return f"costs {self.loss:.3f}{mark}; best {self.best.notation or 'no move'}"
 
 
 def rate_play(hint: Hint, play: Play, player: int) -> PlayRating:

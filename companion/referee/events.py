@@ -255,8 +255,18 @@ class Refused(Event):
     command: str
     reason: str
 
+    @property
+    def what(self) -> str:
+        """The command as a player says it ('accept', not the journal's 'accept-play')."""
+        return COMMAND_WORDS.get(self.command, self.command.replace("-", " "))
+
     def text(self, names: Names = DEFAULT_NAMES) -> str:
-        return f"Not allowed ({self.command}): {self.reason}"
+        return f"Not allowed ({self.what}): {self.reason}"
+
+
+COMMAND_WORDS = {"accept-play": "accept", "request-correction": "correction", "offer-resign": "resign",
+                 "accept-resign": "accept the resignation", "decline-resign": "decline the resignation",
+                 "set-position": "set up"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ from companion.record.recorder import Recorder, format_record
 from companion.referee import (
     Command,
     Event,
+    GameOver,
     GameStarted,
     IllegalPlay,
     NeedsAttention,
@@ -756,13 +757,15 @@ class CompanionApp(App):
                                   f"stands")
                 return
             if isinstance(event, GameStarted) and event is events[-1]:
-                self.show_verdict(f"{event.text(names)}\n{self._opening_help()}")
+                # the game just ended says how first (a pass ends one and starts the next in one observation)
+                over = [e.text(names) for e in events if isinstance(e, GameOver)]
+                self.show_verdict("\n".join(over + [event.text(names), self._opening_help()]))
                 return
             if isinstance(event, NeedsAttention):
                 self.show_verdict(f"[b yellow]Attention:[/] {event.what}")
                 return
             if isinstance(event, Refused):
-                self.show_verdict(f"[b yellow]Not allowed[/] ({event.command}): {event.reason}")
+                self.show_verdict(f"[b yellow]Not allowed[/] ({event.what}): {event.reason}")
                 return
             if isinstance(event, PlayMade):
                 self.show_verdict(f"[b green]Legal[/]: {event.text(names)}")
@@ -853,7 +856,9 @@ class CompanionApp(App):
             rows = [f"[b]Hint[/] ({level_name(result.hint.level)}, {result.seconds * 1000:.0f} ms)"]
             shown = [(r.play.notation or "no move", r.equity, match_winning_chance(game.match, game.turn, r.equity),
                       r.loss) for r in result.hint.plays[:5]]
-            hints.update("\n".join(rows + hint_rows(shown, hints.content_region.width or 40)))
+            width = hints.content_region.width or 40
+            header = hint_header(shown, width, self.recorder.names[game.turn])
+            hints.update("\n".join(rows + [f"[dim]{header}[/]"] + hint_rows(shown, width)))
         else:
             hints.update("")
         if result.cube is not None:
@@ -886,8 +891,8 @@ class CompanionApp(App):
             answer = "Take" if take >= drop else "Pass"
             whose = names[taker] if self.narrow else f"{names[taker]}'s answer"
             rows += [f"[b]{whose}: {answer}[/] (by {abs(take - drop):.3f})",
-                     line("Take", take, taker), line("Pass", drop, taker),
-                     f"[dim]{names[doubler]}'s view:[/]"]
+                     line("Take", take, taker), line("Pass", drop, taker)]
+        rows += [f"[dim]{names[doubler]}'s view:[/]"]  # whose equities and chances follow
         rows += [line("No double", c.no_double, doubler), line("Double/take", c.double_take, doubler),
                  line("Double/pass", c.double_pass, doubler)]
         win = f"Win {c.chances.win:.1%}  gammon {c.chances.win_gammon:.1%}"
@@ -912,10 +917,7 @@ def hint_rows(plays: list[tuple[str, float, float | None, float]], width: int) -
     """The best plays (notation, equity, match winning chance or None, equity lost), one whole row each in `width`
     columns: the loss is left out first where a row would not fit, then the chances (a row broken in two read as
     two plays)."""
-    column = max((len(notation) for notation, *_ in plays), default=0)
-    base = len("1. ") + column + len(" +0.000")
-    with_mwc = any(mwc is not None for _, _, mwc, _ in plays) and base + len(" 100.0%") <= width
-    with_loss = base + (len(" 100.0%") if with_mwc else 0) + len("  -0.000") <= width
+    column, with_mwc, with_loss = _hint_layout(plays, width)
     rows = []
     for i, (notation, equity, mwc, loss) in enumerate(plays, start=1):
         row = f"{i}. {notation:<{column}} {equity:+.3f}"
@@ -925,6 +927,23 @@ def hint_rows(plays: list[tuple[str, float, float | None, float]], width: int) -
             row += f"  -{loss:.3f}"
         rows.append(row)
     return rows
+
+
+def hint_header(plays: list[tuple[str, float, float | None, float]], width: int, player: str) -> str:
+    """What `hint_rows`' columns are, over them: whose plays, equity, and the chances and loss where they show."""
+    column, with_mwc, with_loss = _hint_layout(plays, width)
+    label = f"{player}'s play" if len(player) + 7 <= column else "play"
+    return (f"{'':3}{label:<{column}} {'equity':>6}" + (f" {'MWC':>6}" if with_mwc else "")
+            + (f"  {'lost':>6}" if with_loss and len(plays) > 1 else ""))
+
+
+def _hint_layout(plays: list[tuple[str, float, float | None, float]], width: int) -> tuple[int, bool, bool]:
+    """The notation column's width, and whether the chances and the loss fit beside it in `width` columns."""
+    column = max((len(notation) for notation, *_ in plays), default=0)
+    base = len("1. ") + column + len(" +0.000")
+    with_mwc = any(mwc is not None for _, _, mwc, _ in plays) and base + len(" 100.0%") <= width
+    with_loss = base + (len(" 100.0%") if with_mwc else 0) + len("  -0.000") <= width
+    return column, with_mwc, with_loss
 
 
 def _race_text(game: GameState) -> str:
@@ -938,5 +957,5 @@ def _race_text(game: GameState) -> str:
     return "\n".join(([f"No cube decision: {why_not}"] if why_not else []) + guides)
 
 
-__all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "hint_rows",
-           "ids_text", "key_is_typed", "level_name"]
+__all__ = ["AnalysisReady", "CommandLine", "CompanionApp", "ObservationArrived", "SourceStatus", "hint_header",
+           "hint_rows", "ids_text", "key_is_typed", "level_name"]

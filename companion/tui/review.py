@@ -127,7 +127,8 @@ class ReviewScreen(ModalScreen):
         name = self.names[decision.player]
         what = f"{decision.roll}: {decision.played}" if decision.kind == "play" else decision.played
         verdict = ("forced" if decision.forced else "the best" if decision.loss < 0.0005 else
-                   f"[b]-{decision.loss:.3f}[/] {decision.skill.value}; best [b]{decision.best}[/]")
+                   f"lost [b]{decision.loss:.3f}[/]"
+                   + (f" ({decision.skill.value})" if decision.skill.value else "") + f"; best [b]{decision.best}[/]")
         self.query_one("#review-decision", Static).update(
             f"Game {decision.game}: {name} {what}: {verdict}\n{decision.xgid}")
         self.query_one("#review-engine", Static).update("[dim]thinking…[/]")

@@ -153,7 +153,7 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
             assert app.query_one("#command").value == ""
         assert [e.reason for e in _events(app, Refused)[-2:]] == ["no double is waiting for an answer",
                                                                    "there is no illegal play to accept"]
-        assert "no illegal play to accept" in str(app.query_one("#verdict").render())
+        assert "Not allowed (accept): there is no illegal play to accept" in str(app.query_one("#verdict").render())
         app.set_focus(None)
         await pilot.press("d")
         await pilot.pause()
@@ -202,6 +202,9 @@ async def test_double_take_and_double_pass_by_key(tmp_path):
         assert _events(app, Passed)
         over = _events(app, GameOver)[-1]
         assert (over.winner, over.points) == (0, 2)
+        # a new user saw the next game's opening help at once, and never who won the game passed
+        verdict = str(app.query_one("#verdict").render())
+        assert verdict.startswith("Ann wins 2 points (the double was passed)\nGame 2")
 
 
 async def _keys(pilot, text):
@@ -415,11 +418,14 @@ async def test_hints_and_cube_advice_in_training_mode(tmp_path):
         await app.workers.wait_for_complete()
         await pilot.pause()
         hints = str(app.query_one("#hints").render())
-        assert "Hint" in hints and "8/5 6/5" in hints.splitlines()[1]
+        # the columns are named, and whose plays they are (a new user could not tell the third column)
+        assert "Hint" in hints and hints.splitlines()[1].split() == ["Ann's", "play", "equity", "MWC", "lost"]
+        assert "8/5 6/5" in hints.splitlines()[2]
         await _type(pilot, "8/5 6/5")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "No double" in str(app.query_one("#cube").render())
+        cube = str(app.query_one("#cube").render()).splitlines()
+        assert cube[1] == "Bob's view:" and cube[2].startswith("No double")  # whose equities they are
         assert "best play" in "\n".join(str(line.text) for line in app.query_one("#plays").lines)
 
 
@@ -435,7 +441,7 @@ async def test_h_brings_hints_in_record_mode_and_none_in_referee_mode(tmp_path, 
         await app.workers.wait_for_complete()
         await pilot.pause()
         hints = str(app.query_one("#hints").render())
-        assert ("Hint" in hints and "8/5 6/5" in hints.splitlines()[1]) if shown else "Hint" not in hints
+        assert ("Hint" in hints and "8/5 6/5" in hints.splitlines()[2]) if shown else "Hint" not in hints
 
 
 async def test_the_cube_advice_fits_the_side_panel_at_80_columns(tmp_path):

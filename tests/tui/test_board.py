@@ -56,3 +56,15 @@ def test_each_hint_row_fits_its_panel_whole_the_loss_then_the_chances_left_out_f
     assert "57.7%" in hint_rows(plays, 30)[0] and "-0.285" not in hint_rows(plays, 30)[1]
     assert "-0.285" in hint_rows(plays, 34)[1] and "%" not in hint_rows(plays, 20)[0]
     assert "%" not in hint_rows([(p, e, None, loss) for p, e, _, loss in plays], 80)[0]  # money play: no chances
+
+
+def test_the_hint_header_names_each_column_over_it():
+    from companion.tui.app import hint_header, hint_rows
+
+    plays = [("10/5* 8/5", 0.215, 0.577, 0.0), ("8/5* 6/1", -0.070, 0.559, 0.285)]
+    for width, names in ((20, ["play", "equity"]), (30, ["play", "equity", "MWC"]),
+                         (46, ["play", "equity", "MWC", "lost"])):
+        header, row = hint_header(plays, width, "Ann"), hint_rows(plays, width)[1]
+        assert header.split() == names and len(header) == len(row) <= width  # each name ends over its figures
+        assert header.index("equity") + 6 == row.index("-0.070") + 6
+    assert hint_header(plays, 46, "Bo").split()[:2] == ["Bo's", "play"]  # whose plays, where the name fits
