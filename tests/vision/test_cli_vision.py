@@ -188,6 +188,22 @@ def test_corners_given_with_a_profile_keep_what_it_learnt(tmp_path, capsys):
     assert abs(data["geometry"]["bar_width"] - saved) < 0.01
 
 
+def test_corners_given_anticlockwise_are_read_clockwise_and_said_so(tmp_path, capsys):
+    """A new user gave the corners anticlockwise: read warned the board was mirrored, then printed its mirrored
+    Position ID with exit status 0. A camera's picture is not mirrored: read clockwise from the first corner."""
+    from companion.vision.plane import clockwise
+
+    seen_by_player0 = Position.start().play("24/18 13/11", 6, 2).position.swap()
+    path, (tl, tr, br, bl) = _photo(tmp_path, seen_by_player0, tilt=12)
+    assert main(["read", str(path), "--corners", tl, tr, br, bl]) == 0
+    right = capsys.readouterr()
+    assert main(["read", str(path), "--corners", tl, bl, br, tr]) == 0
+    slip = capsys.readouterr()
+    assert slip.out == right.out and "anticlockwise" in slip.err and "anticlockwise" not in right.err
+    quad = ((0, 0), (10, 0), (10, 5), (0, 5))
+    assert clockwise(quad) == quad and clockwise((quad[0], quad[3], quad[2], quad[1])) == quad
+
+
 def test_corners_given_another_way_round_than_the_picture_are_warned_of():
     from companion.vision.plane import corner_order_warning
 
