@@ -166,5 +166,5 @@ class Plane:
         return cv2.perspectiveTransform(pts, self.to_image).reshape(-1, 2)
 
 
-__all__ = ["BAR_ALONG", "BAR_X", "Corners", "MM_PER_PX", "Plane", "SLOT_ALONG", "clockwise", "corner_order_warning",
-           "in_image_order", "parse_corners", "slot_is_top", "slot_x"]
+__all__ = ["BAR_ALONG", "BAR_X", "Corners", "MM_PER_PX", "Plane", "SLOT_ALONG", "clockwise",
+           "corner_order_warning", "in_image_order", "parse_corners", "slot_is_top", "slot_x"]
