@@ -610,20 +610,41 @@ def _cmd_read(args: argparse.Namespace) -> int:
     print(_reading_text(reading))
     print(_found_text(found, reading, orientation))
     if profile is not None:
-        return _print_ids(reading, profile.orientation, f"player 0 ({profile.orientation.player0_colour}) to move:")
-    # no profile says whose side is whose: the ID is of the way round the user says, or the usual one
+        return _print_ids(reading, found, profile.orientation, f"player 0: {profile.orientation.player0_colour} "
+                          f"(the profile's)")
+    # no profile says whose side is whose: the way round the user says, else the colours of the checkers on the bar
+    # and in the trays, whose halves are each player's by where they lie; else light
     from companion.vision.orientation import Orientation
 
-    orientation = Orientation(home_right=args.home != "left", player0_colour=args.player0 or "light")
-    return _print_ids(reading, orientation, f"player 0 ({orientation.player0_colour}, at the bottom of the picture, "
-                      f"home board on his {args.home or 'right'}; --player0, --home to change) to move:")
+    ways = [Orientation(home_right=args.home != "left", player0_colour=colour)
+            for colour in ([args.player0] if args.player0 else ["light", "dark"])]
+    orientation = max(ways, key=lambda o: _halves_agreeing(reading, o))  # the first (light) where they do not say
+    why = "" if args.player0 or orientation is ways[0] else " as the bar and trays show"
+    return _print_ids(reading, found, orientation, f"player 0: {orientation.player0_colour}{why}, at the bottom of "
+                      f"the picture, home board on his {args.home or 'right'} (--player0, --home to change)")
 
 
-def _print_ids(reading, orientation, heading: str) -> int:
-    """The Position ID and XGID of `reading` seen under `orientation`, or why there is none (exit status 1)."""
+def _halves_agreeing(reading, orientation) -> int:
+    """How many checkers on the bar and in the trays lie in their own colour's half under `orientation`, less those
+    in the other colour's."""
+    halves = [(orientation.bar_owner(top), half) for top, half in zip((True, False), reading.bar)]
+    for side, (top_half, bottom_half) in (reading.trays or {}).items():
+        if (side == "right") == orientation.tray_on_right():
+            halves += [(orientation.tray_owner(True), top_half), (orientation.tray_owner(False), bottom_half)]
+    return sum(half.count * (1 if orientation.colour_of(player) == half.colour else -1)
+               for player, half in halves if half.colour is not None)
+
+
+def _print_ids(reading, found, orientation, whose: str) -> int:
+    """The Position ID and XGID of `reading` seen under `orientation` (`whose` says how it was known), with the roll
+    and the cube the photo shows; or why there are none (exit status 1). The roller is the player in whose
+    right-hand half both dice lie (player 0 without dice)."""
+    from companion.referee.observations import CubePlace
     from companion.rules import Position
+    from companion.rules.dice import Roll
     from companion.rules.match import MatchState
-    from companion.rules.xgid import BOTTOM, XgidState, format_xgid
+    from companion.rules.xgid import BOTTOM, TOP, XgidState, format_xgid
+    from companion.vision.roll import cube_reading, dice_reading
     from companion.vision.strip_reader import BOARD_LEAST
 
     if reading.board < BOARD_LEAST:  # an ID names a position exactly: never give one for a guess at a board
@@ -636,9 +657,21 @@ def _print_ids(reading, orientation, heading: str) -> int:
     except CompanionError as exc:
         print(f"no Position ID: the board as read is not a position ({exc})")
         return EXIT_FINDINGS
-    print(heading)
-    print(f"Position ID: {position.position_id()}")
-    print(f"XGID: {format_xgid(XgidState(position, MatchState(), BOTTOM))}")
+    roll, dice, on_roll = dice_reading(found, reading, orientation), None, 0
+    if roll is not None and roll.valid and len(roll.values) == 2:
+        dice = Roll(*roll.values)
+        if len(set(roll.halves)) == 1 and roll.halves[0] is not None:
+            on_roll = roll.halves[0]
+    cube = cube_reading(found, orientation)
+    match = MatchState()
+    if cube is not None and cube.place is not CubePlace.OFFERED:
+        owner = {CubePlace.PLAYER0: BOTTOM, CubePlace.PLAYER1: TOP}.get(cube.place)  # the XGID's numbering
+        match = MatchState(cube=cube.cube, cube_owner=owner)
+    seen = position if on_roll == 0 else position.swap()
+    print(whose)
+    print(f"player {on_roll} ({orientation.colour_of(on_roll)}) on roll" + (f", {dice} to play:" if dice else ":"))
+    print(f"Position ID: {seen.position_id()}")
+    print(format_xgid(XgidState(seen, match, BOTTOM if on_roll == 0 else TOP, dice)))
     return EXIT_OK
 
 
@@ -1022,8 +1055,8 @@ def build_parser() -> argparse.ArgumentParser:
     read = sub.add_parser("read", help="read the checkers of one photo of a board",
                           description="Read one photo: every point, the bar and the trays, the dice and the cube. "
                           "Without --corners or a profile, a network finds the playing area. Then the Position ID and "
-                          "XGID, with player 0 to move: whose side is whose comes from --profile, or --player0 and "
-                          "--home. Exit status 1 when the reading is no position (or too unsure "
+                          "XGID, with the roll and the cube it sees (the roller on roll; player 0 without dice): "
+                          "whose side is whose comes from --profile, or --player0 and --home, or the bar's checkers. Exit status 1 when the reading is no position (or too unsure "
                           "to name one), 2 for an unreadable file or an image without a board.")
     read.add_argument("image", help="the photo (any format OpenCV reads)")
     read.add_argument("--profile", help="a board profile from companion calibrate (read uses none unless given)")

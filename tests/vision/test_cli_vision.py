@@ -55,7 +55,7 @@ def test_read_without_a_profile_gives_the_ids_the_way_round_the_user_says(tmp_pa
         for home in ("right", "left"):
             assert main(["read", str(moved), "--corners", *corners, "--player0", player0, "--home", home]) == 0
             out = capsys.readouterr().out
-            assert f"player 0 ({player0}, at the bottom of the picture, home board on his {home}" in out
+            assert f"player 0: {player0}, at the bottom of the picture, home board on his {home}" in out
             ids[player0, home] = out.split("Position ID: ")[1].split()[0]
     assert seen_by_player0.position_id() in ids.values()
     assert len(set(ids.values())) == 4  # each way round is another position
@@ -67,6 +67,53 @@ def test_read_without_a_profile_gives_the_ids_the_way_round_the_user_says(tmp_pa
     capsys.readouterr()
     assert main(["read", str(moved), "--profile", str(profile), "--player0", "dark"]) == 2
     assert "the profile knows" in capsys.readouterr().err
+
+
+def test_read_without_a_profile_takes_player_0s_colour_from_the_checkers_on_the_bar(tmp_path, capsys):
+    """A new user read a photo whose bottom player had the dark checkers: read put the light checker on the bar in
+    the light player's count (16 checkers) and gave no Position ID. The bar's halves are each player's by where they
+    lie: their checkers' colour says which colour sits at the bottom."""
+    from dataclasses import replace
+
+    from companion.sim import STYLES
+
+    light, dark = STYLES[0].checkers
+    dark_at_the_bottom = replace(STYLES[0], checkers=(dark, light))
+    hit = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 1, 25: 1})  # a light one on the bar
+    scene = Scene.from_position(hit, 0)
+    image, label = Renderer(dark_at_the_bottom).render(scene, Pose(tilt=12), Effects(noise=3),
+                                                       np.random.default_rng(2))
+    path = tmp_path / "dark.png"
+    cv2.imwrite(str(path), image)
+    corners = [f"{x:.1f},{y:.1f}" for x, y in image_corners(label)]
+    assert main(["read", str(path), "--corners", *corners]) == 0
+    out = capsys.readouterr().out
+    assert "player 0: dark as the bar and trays show, at the bottom" in out
+    assert f"Position ID: {hit.position_id()}" in out
+
+
+def test_read_puts_the_roll_and_the_cube_it_sees_in_the_ids(tmp_path, capsys):
+    """A new user's photo showed 33 and the cube at 32, and read's XGID said neither. The roller is the player in
+    whose right-hand half the dice lie: the IDs are then from his side."""
+    from companion.rules.layout import BoardLayout
+    from companion.rules.xgid import parse_xgid
+    from companion.sim.render import Die
+
+    x0, y0, x1, y1 = BoardLayout().dice_area(1)  # player 1's right-hand half
+    position = Position.start().play("13/11 6/5", 2, 1).position  # player 0's, player 0 has played
+    scene = Scene.from_position(position, 0, dice=(Die(5, x0 + 40, y0 + 30), Die(2, x1 - 40, y1 - 30)), roller=1,
+                                cube_value=2, cube_place="player0")
+    image, label = Renderer(STYLES[0]).render(scene, Pose(tilt=12), Effects(noise=3), np.random.default_rng(2))
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), image)
+    corners = [f"{x:.1f},{y:.1f}" for x, y in image_corners(label)]
+    assert main(["read", str(path), "--corners", *corners, "--flat-dice"]) == 0
+    out = capsys.readouterr().out
+    assert "player 1 (dark) on roll, 52 to play:" in out or "player 1 (dark) on roll, 25 to play:" in out
+    assert f"Position ID: {position.swap().position_id()}" in out
+    xgid = parse_xgid(next(line for line in out.splitlines() if line.startswith("XGID=")))
+    assert xgid.position == position.swap() and xgid.turn == 0 and sorted((xgid.dice.die1, xgid.dice.die2)) == [2, 5]
+    assert (xgid.match.cube, xgid.match.cube_owner) == (2, 1)  # player 0's, the XGID's bottom player
 
 
 def test_flat_dice_are_read_where_painted_and_standing_ones_where_they_stand(tmp_path, capsys):
