@@ -22,7 +22,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "beaver": ("Beaver", "Take and redouble at once, keeping the cube (money play)"),
     "undo": ("Undo", "Take back the last thing the referee decided"),
     "new_game": ("New game", "Start this game again from the opening roll"),
-    "edit_position": ("Edit the position", "Set the checkers by hand when the camera read them wrong"),
+    "edit_position": ("Set up the position", "Set the checkers by hand when the camera read them wrong"),
     "export": ("Export", "Write the match as .mat (or .sgf when it must)"),
     "toggle_hints": ("Toggle hints", "Show or hide hints and cube advice"),
     "deep": ("Deeper analysis", "Analyse the position at 2-ply"),
@@ -30,7 +30,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "review": ("Review the match", "Every play and cube decision so far, rated by the engine"),
     "illegal_view": ("Look at the illegal play", "The board as it stands beside the last legal position"),
     "clock": ("Pause the clock", "Pause or restart the match clock (companion run --clock)"),
-    "focus_input": ("Type", "Go to the input line"),
+    "focus_input": ("Type on the input line", "Go to the input line"),
     "keys": ("List the keys", "Every key, and what the input line takes"),
     "quit": ("Quit", "Leave the app (the match is kept as it is played)"),
 }
@@ -39,7 +39,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
 TYPED = (
     ("31  3-1", "the dice, when they are to be rolled"),
     ("13/8 24/22*", "a play; also 24-18, bar/20, 6/off, 8/5(2); a hit made in passing may be left out"),
-    ("-  none", "the roll cannot be played"),
+    ("-  none  cannot move", "the roll cannot be played"),
     ("set ID", "set the position: a Position ID, or XGID=..."),
     ("resign 1|2|3", "offer to resign a single game, a gammon or a backgammon"),
 )
