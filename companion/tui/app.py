@@ -788,7 +788,10 @@ class CompanionApp(App):
         self.refresh_bindings()  # the footer's answers follow the state (`check_action`)
         self.run_clock()
         game = self.recorder.referee.game
-        self.query_one("#board", Static).update(render_board(game, self.viewer, names=self.recorder.names))
+        # numbered for the player on roll: his plays and hints are in his numbering
+        numbered_for = game.turn if game.phase in (Phase.ROLL, Phase.PLAY) else None
+        self.query_one("#board", Static).update(render_board(game, self.viewer, names=self.recorder.names,
+                                                             numbered_for=numbered_for))
         self.refresh_status()
         # hints are off in record mode until `h`, then asked for as in training (only referee mode has none)
         wanted = (self.mode != "referee" and self.hints_shown

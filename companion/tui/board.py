@@ -20,8 +20,12 @@ MY_BAR, THEIR_BAR = 25, 0
 
 def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None = None,
                  cursor: int | None = None, marks: frozenset[int] = frozenset(),
-                 names: tuple[str, str] | None = None) -> Text:
+                 names: tuple[str, str] | None = None, numbered_for: int | None = None) -> Text:
     """The board as `viewer` (0 or 1) sees it from his chair: his home board bottom right, 1 to 24.
+
+    `numbered_for`: whose point numbers the number rows show (default the viewer's). Each player writes his plays
+    and is given his hints in his own numbering: numbered for the player on roll, as gnubg's dynamic numbering does,
+    the board says where his `24/18` goes (with his name beside the numbers, where `names` are given).
 
     `cursor` (a point 1..24, `MY_BAR` or `THEIR_BAR`) is marked on the number rows, for the position editor;
     `marks` (the same places) are shown in red there, for the points where two boards differ.
@@ -55,8 +59,12 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
 
     top = list(range(13, 19)), list(range(19, 25))
     bottom = list(range(12, 6, -1)), list(range(6, 0, -1))
+    flip = numbered_for is not None and numbered_for != viewer
     out = Text()
-    out.append_text(_numbers(top, cursor, THEIR_BAR, marks))
+    out.append_text(_numbers(top, cursor, THEIR_BAR, marks, flip))
+    if flip and names is not None:
+        # whose numbers, where they are not the viewer's; no wider than the trays' column below it
+        out.append(f" {names[numbered_for][:5]}'s", style="dim")
     out.append("\n")
     out.append("┌" + "─" * 18 + "┬───┬" + "─" * 18 + "┐\n")
     for level in range(STACK):
@@ -67,12 +75,13 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
         out.append(_row([cell(p, level) for p in bottom[0]], bar_cell(viewer, level),
                         [cell(p, level) for p in bottom[1]], _tray(me[OFF], viewer) if level == 0 else None))
     out.append("└" + "─" * 18 + "┴───┴" + "─" * 18 + "┘\n")
-    out.append_text(_numbers(bottom, cursor, MY_BAR, marks))
+    out.append_text(_numbers(bottom, cursor, MY_BAR, marks, flip))
     return out
 
 
 def _numbers(halves: tuple[list[int], list[int]], cursor: int | None, bar: int,
-             marks: frozenset[int] = frozenset()) -> Text:
+             marks: frozenset[int] = frozenset(), flip: bool = False) -> Text:
+    """A row of point numbers (`halves` in the viewer's numbering; `flip`: shown in the other player's)."""
     line = Text(" ", style="dim")
     for i, half in enumerate(halves):
         if i:
@@ -82,7 +91,7 @@ def _numbers(halves: tuple[list[int], list[int]], cursor: int | None, bar: int,
                 line.append("     ", style="dim")
         for p in half:
             style = "reverse bold" if p == cursor else "bold reverse red" if p in marks else "dim"
-            line.append(f"{p:^3}", style=style)
+            line.append(f"{25 - p if flip else p:^3}", style=style)
     return line
 
 

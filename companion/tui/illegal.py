@@ -53,13 +53,14 @@ class IllegalPlayView(ModalScreen[str | None]):
                     yield Static("[b]As it stands[/] (the board that was seen)")
                     if self.stands is not None:
                         yield Static(render_board(self.stands, self.viewer, dice=(), marks=self.marks,
-                                                  names=self.names), id="illegal-stands")
+                                                  names=self.names, numbered_for=self.event.player), id="illegal-stands")
                     else:
                         yield Static("not a position: the board does not show 15 checkers a side",
                                      id="illegal-stands")
                 with Vertical(classes="illegal-board"):
                     yield Static("[b]Last legal position[/] (before the play)")
-                    yield Static(render_board(self.before, self.viewer, marks=self.marks, names=self.names),
+                    yield Static(render_board(self.before, self.viewer, marks=self.marks, names=self.names,
+                                             numbered_for=self.event.player),
                                  id="illegal-before")
             near = "\n".join(f"  {p.notation or 'no move'}" for p in self.event.nearest) or "  (none)"
             yield Static(f"Points that differ are marked in red.\nNearest legal plays:\n{near}\n"

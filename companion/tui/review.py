@@ -123,7 +123,8 @@ class ReviewScreen(ModalScreen):
         """Jump to a decision: its position, what was played against the best, and the engine's panel."""
         self.selected = decision
         game = GameState.from_xgid(decision.xgid)
-        self.query_one("#review-board", Static).update(render_board(game, self.viewer, names=self.names))
+        self.query_one("#review-board", Static).update(render_board(game, self.viewer, names=self.names,
+                                                                           numbered_for=decision.player))
         name = self.names[decision.player]
         what = f"{decision.roll}: {decision.played}" if decision.kind == "play" else decision.played
         verdict = ("forced" if decision.forced else "the best" if decision.loss < 0.0005 else

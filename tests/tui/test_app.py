@@ -186,6 +186,16 @@ async def test_the_xgid_is_shown_whole_or_broken_at_a_colon_and_fitted_again_aft
     assert ids_text("ID", xgid, len(xgid) + 3).splitlines()[1:] == [f"    {board}", f"    {xgid[len(board):]}"]
 
 
+async def test_the_board_is_numbered_for_the_player_on_roll(tmp_path):
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64")  # Bob to play, in his numbering
+        top = str(app.query_one("#board").render()).splitlines()[0].split()
+        assert top[:2] == ["12", "11"] and top[-1] == "Bob's"
+        await _type(pilot, "24/18 13/9", "52")  # Ann's again
+        assert str(app.query_one("#board").render()).splitlines()[0].split()[:2] == ["13", "14"]
+
+
 async def test_double_take_and_double_pass_by_key(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

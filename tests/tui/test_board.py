@@ -68,3 +68,20 @@ def test_the_hint_header_names_each_column_over_it():
         assert header.split() == names and len(header) == len(row) <= width  # each name ends over its figures
         assert header.index("equity") + 6 == row.index("-0.070") + 6
     assert hint_header(plays, 46, "Bo").split()[:2] == ["Bo's", "play"]  # whose plays, where the name fits
+
+
+def test_the_numbers_can_be_the_player_on_rolls_own_with_his_name_beside_them():
+    """A new user could not find where the second player's `bar/22*` or hint `bar/17*` went: they are in his own
+    numbering, and the board was numbered for player 0 only."""
+    names = ("Ann", "Bob")
+    game = _after("31", "8/5 6/5", "64")
+    own, bobs = str(render_board(game, 0, names=names)), str(render_board(game, 0, names=names, numbered_for=1))
+    assert own.splitlines()[0].split() == [str(p) for p in range(13, 25)]
+    assert own.splitlines()[-1].split() == [str(p) for p in range(12, 0, -1)]
+    assert bobs.splitlines()[0].split() == [str(p) for p in range(12, 0, -1)] + ["Bob's"]
+    assert bobs.splitlines()[-1].split() == [str(p) for p in range(13, 25)]
+    assert bobs.splitlines()[1:-1] == own.splitlines()[1:-1]  # the checkers stay where they are
+    assert str(render_board(game, 0, names=names, numbered_for=0)) == own
+    width = max(len(line) for line in own.splitlines())
+    long = render_board(game, 0, names=("Ann", "Bartholomew"), numbered_for=1)
+    assert max(len(line) for line in str(long).splitlines()) <= width  # the name no wider than the trays' column
