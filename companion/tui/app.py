@@ -148,9 +148,10 @@ class CommandLine(Input):
         await super()._on_key(event)
 
 
-SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "take", "pass_double"})
-"""Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Take and Pass
-while a double does. Pressed at another time they still act, and say why they do not apply."""
+SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double"})
+"""Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Double while the
+next player to roll may double, Take and Pass while a double waits. Pressed at another time they still act, and say
+why they do not apply."""
 
 TYPED_WHILE_A_PLAY_IS_DUE = frozenset("bcn")
 """Keys that begin `bar/..`, `cannot move` and `none` (`no move`): typed while the roll on the board awaits its play,
@@ -257,9 +258,13 @@ class CompanionApp(App):
         state = self.recorder.referee.state
         if state.match_over:
             return False
+        game = state.game
         if action in ("accept", "correct"):
             return state.pending is not None
-        return state.game.phase is Phase.DOUBLED
+        if action == "double":  # before his roll, or as the mover finishes (the referee then ends his turn)
+            doubler = {Phase.ROLL: game.turn, Phase.PLAY: 1 - game.turn}.get(game.phase)
+            return doubler is not None and game.match.why_no_double(doubler) is None
+        return game.phase is Phase.DOUBLED
 
     async def act_on_key(self, action: str) -> None:
         """A key's action. One hidden because it does not apply (`check_action`) still runs: the referee then says

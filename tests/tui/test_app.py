@@ -493,6 +493,14 @@ async def test_with_the_cube_the_opponents_the_panel_says_why_there_is_no_cube_a
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "No cube decision: only the owner of the cube may redouble" in str(app.query_one("#cube").render())
+        # nor does the footer offer Double (a new user saw it there); pressed, it says why not
+        assert "Double" not in _footer(app)
+        app.set_focus(None)
+        await pilot.press("d")
+        await pilot.pause()
+        assert _events(app, Refused)[-1].reason == "only the owner of the cube may redouble"
+        await _type(pilot, "64", "24/18 13/9")  # Ann's turn done: Ann, the owner, may redouble
+        assert "Double" in _footer(app)
 
 
 async def test_typing_nonsense_is_explained_and_loses_nothing(tmp_path):
