@@ -557,6 +557,9 @@ def _cmd_read(args: argparse.Namespace) -> int:
     if args.profile and (args.player0 or args.home):
         raise CompanionError("--player0 and --home are for reading without a profile: the profile knows whose side is "
                              "whose (calibrate again to change it)")
+    if args.json and (args.player0 or args.home):
+        raise CompanionError("--player0 and --home say whose side is whose for the Position ID and XGID, which --json "
+                             "does not give (its points are in the picture's order)")
     image = _load_image(args.image)
     profile = Profile.load(Path(args.profile)) if args.profile else None
     corners = _corners_arg(args)
@@ -627,12 +630,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
 def _halves_agreeing(reading, orientation) -> int:
     """How many checkers on the bar and in the trays lie in their own colour's half under `orientation`, less those
     in the other colour's."""
-    halves = [(orientation.bar_owner(top), half) for top, half in zip((True, False), reading.bar)]
-    for side, (top_half, bottom_half) in (reading.trays or {}).items():
-        if (side == "right") == orientation.tray_on_right():
-            halves += [(orientation.tray_owner(True), top_half), (orientation.tray_owner(False), bottom_half)]
     return sum(half.count * (1 if orientation.colour_of(player) == half.colour else -1)
-               for player, half in halves if half.colour is not None)
+               for _, player, half in reading.side_halves(orientation) if half.colour is not None)
 
 
 def _print_ids(reading, found, orientation, whose: str) -> int:
@@ -658,10 +657,12 @@ def _print_ids(reading, found, orientation, whose: str) -> int:
         print(f"no Position ID: the board as read is not a position ({exc})")
         return EXIT_FINDINGS
     roll, dice, on_roll = dice_reading(found, reading, orientation), None, 0
-    if roll is not None and roll.valid and len(roll.values) == 2:
-        dice = Roll(*roll.values)
-        if len(set(roll.halves)) == 1 and roll.halves[0] is not None:
-            on_roll = roll.halves[0]
+    if roll is not None and roll.valid and len(roll.values) == 2 and None not in roll.halves:
+        first, second = roll.values
+        if len(set(roll.halves)) == 1:  # thrown in the roller's right-hand half
+            dice, on_roll = Roll(first, second), roll.halves[0]
+        elif first != second:  # the opening roll, player 0's die first: the higher die plays both
+            dice, on_roll = Roll(first, second), 0 if first > second else 1
     cube = cube_reading(found, orientation)
     match = MatchState()
     if cube is not None and cube.place is not CubePlace.OFFERED:
@@ -1056,7 +1057,8 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Read one photo: every point, the bar and the trays, the dice and the cube. "
                           "Without --corners or a profile, a network finds the playing area. Then the Position ID and "
                           "XGID, with the roll and the cube it sees (the roller on roll; player 0 without dice): "
-                          "whose side is whose comes from --profile, or --player0 and --home, or the bar's checkers. Exit status 1 when the reading is no position (or too unsure "
+                          "whose side is whose comes from --profile, or --player0 and --home, or the checkers on "
+                          "the bar and in the trays. Exit status 1 when the reading is no position (or too unsure "
                           "to name one), 2 for an unreadable file or an image without a board.")
     read.add_argument("image", help="the photo (any format OpenCV reads)")
     read.add_argument("--profile", help="a board profile from companion calibrate (read uses none unless given)")

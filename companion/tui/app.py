@@ -273,7 +273,10 @@ class CompanionApp(App):
             getattr(self, f"action_{action}")()
 
     def on_key(self, event: events.Key) -> None:
-        # the input line acts on its own keys (`CommandLine`); this is a hidden key pressed elsewhere (the play list)
+        # the input line acts on its own keys (`CommandLine`); this is a hidden key pressed elsewhere on the match's
+        # screen (the play list). Keys bubble up from the other screens too: those are not the match's
+        if self.screen is not self.default_screen:
+            return
         action = self.single_keys.get(event.character or "")
         if action in SHOWN_WHILE_THEY_APPLY and not self.check_action(action, ()):
             getattr(self, f"action_{action}")()
@@ -763,8 +766,8 @@ class CompanionApp(App):
                 return
             if isinstance(event, GameStarted) and event is events[-1]:
                 # the game just ended says how first (a pass ends one and starts the next in one observation)
-                over = [e.text(names) for e in events if isinstance(e, GameOver)]
-                self.show_verdict("\n".join(over + [event.text(names), self._opening_help()]))
+                over = [f"{e.text(names)}. " for e in events if isinstance(e, GameOver)]
+                self.show_verdict("".join(over) + f"{event.text(names)}\n{self._opening_help()}")
                 return
             if isinstance(event, NeedsAttention):
                 self.show_verdict(f"[b yellow]Attention:[/] {event.what}")
@@ -823,8 +826,9 @@ class CompanionApp(App):
         if match.crawford:
             score += " (Crawford)"
         answer = "answer" if self.narrow else "answer the double"  # the cube line says who offers what
-        turn = {Phase.OPENING: "opening roll", Phase.OVER: "game over"}.get(
-            game.phase, f"{names[game.turn]} to {answer if game.phase is Phase.DOUBLED else 'play' if game.phase is Phase.PLAY else 'roll'}")
+        doing = answer if game.phase is Phase.DOUBLED else "play" if game.phase is Phase.PLAY else "roll"
+        turn = {Phase.OPENING: "opening roll", Phase.OVER: "game over"}.get(game.phase,
+                                                                            f"{names[game.turn]} to {doing}")
         cube = f"Cube   {match.cube}" + ("" if match.cube_owner is None else f", {names[match.cube_owner]}'s")
         if game.phase is Phase.DOUBLED:
             cube += f"; {names[1 - game.turn]} offers {match.cube * 2}"
@@ -942,7 +946,7 @@ def hint_header(plays: list[tuple[str, float, float | None, float]], width: int,
     column, with_mwc, with_loss = _hint_layout(plays, width)
     label = f"{player}'s play" if len(player) + 7 <= column else "play"
     return (f"{'':3}{label:<{column}} {'equity':>6}" + (f" {'MWC':>6}" if with_mwc else "")
-            + (f"  {'lost':>6}" if with_loss and len(plays) > 1 else ""))
+            + (f"  {'cost':>6}" if with_loss and len(plays) > 1 else ""))
 
 
 def _hint_layout(plays: list[tuple[str, float, float | None, float]], width: int) -> tuple[int, bool, bool]:

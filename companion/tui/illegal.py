@@ -52,8 +52,9 @@ class IllegalPlayView(ModalScreen[str | None]):
                 with Vertical(classes="illegal-board"):
                     yield Static("[b]As it stands[/] (the board that was seen)")
                     if self.stands is not None:
-                        yield Static(render_board(self.stands, self.viewer, dice=(), marks=self.marks,
-                                                  names=self.names, numbered_for=self.event.player), id="illegal-stands")
+                        board = render_board(self.stands, self.viewer, dice=(), marks=self.marks, names=self.names,
+                                             numbered_for=self.event.player)
+                        yield Static(board, id="illegal-stands")
                     else:
                         yield Static("not a position: the board does not show 15 checkers a side",
                                      id="illegal-stands")

@@ -66,7 +66,7 @@ class ReviewScreen(ModalScreen):
     def on_mount(self) -> None:
         self.sub_title = "match review"
         table = self.query_one("#decisions", DataTable)
-        table.add_columns("#", "game", "player", "decision", "lost", "")
+        table.add_columns("#", "game", "player", "decision", "cost", "")
 
     def show(self, review: MatchReview) -> None:
         self.review = review
@@ -111,6 +111,8 @@ class ReviewScreen(ModalScreen):
             self.refresh_bindings()
 
     def action_flagged(self) -> None:
+        if self.has_class("-detail"):  # the list changes under the open decision: back to it first
+            self.action_back()
         if self.review is not None:
             self.only_flagged = not self.only_flagged
             self._fill()
@@ -128,7 +130,7 @@ class ReviewScreen(ModalScreen):
         name = self.names[decision.player]
         what = f"{decision.roll}: {decision.played}" if decision.kind == "play" else decision.played
         verdict = ("forced" if decision.forced else "the best" if decision.loss < 0.0005 else
-                   f"lost [b]{decision.loss:.3f}[/]"
+                   f"costs [b]{decision.loss:.3f}[/]"
                    + (f" ({decision.skill.value})" if decision.skill.value else "") + f"; best [b]{decision.best}[/]")
         self.query_one("#review-decision", Static).update(
             f"Game {decision.game}: {name} {what}: {verdict}\n{decision.xgid}")

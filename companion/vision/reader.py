@@ -137,20 +137,22 @@ class ImageReading:
             else:
                 slots[point - 1] = SlotReading(owner, read.count, read.confidence, read.low, read.high)
         bar = [SlotReading.empty(), SlotReading.empty()]
-        for top, half in zip((True, False), self.bar):
-            player = orientation.bar_owner(top)
-            bar[player] = _side_slot(player, half, orientation)
-        off = None
-        if self.trays is not None:
-            side = "right" if orientation.tray_on_right() else "left"
-            halves = self.trays.get(side)
-            if halves is not None:
-                trays = [SlotReading.empty(), SlotReading.empty()]
-                for top, half in zip((True, False), halves):
-                    player = orientation.tray_owner(top)
-                    trays[player] = _side_slot(player, half, orientation)
-                off = (trays[0], trays[1])
+        trays = [SlotReading.empty(), SlotReading.empty()]
+        home_tray_read = False
+        for where, player, half in self.side_halves(orientation):
+            (bar if where == "bar" else trays)[player] = _side_slot(player, half, orientation)
+            home_tray_read |= where == "off"
+        off = (trays[0], trays[1]) if home_tray_read else None
         return BoardReading(tuple(slots), (bar[0], bar[1]), off, self.time, self.mended)
+
+    def side_halves(self, orientation: Orientation) -> list[tuple[str, int, HalfRead]]:
+        """The bar's halves and the home side's tray halves ("bar" or "off", where read), each with the player it
+        belongs to by where it lies under `orientation`."""
+        halves = [("bar", orientation.bar_owner(top), half) for top, half in zip((True, False), self.bar)]
+        home = (self.trays or {}).get("right" if orientation.tray_on_right() else "left")
+        if home is not None:
+            halves += [("off", orientation.tray_owner(top), half) for top, half in zip((True, False), home)]
+        return halves
 
 
 def home_halves(trays: dict[str, tuple[HalfRead, HalfRead]] | None) -> dict[str, tuple[HalfRead, HalfRead]] | None:

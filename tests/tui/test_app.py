@@ -154,6 +154,19 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
         assert [e.reason for e in _events(app, Refused)[-2:]] == ["no double is waiting for an answer",
                                                                    "there is no illegal play to accept"]
         assert "Not allowed (accept): there is no illegal play to accept" in str(app.query_one("#verdict").render())
+        # keys pressed on another screen are not the match's, hidden or not (they bubble up to the app)
+        from companion.tui.keys import KeysScreen
+
+        refused = len(_events(app, Refused))
+        app.set_focus(None)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen)
+        await pilot.press("t", "a", "p", "c")
+        await pilot.pause()
+        assert len(_events(app, Refused)) == refused
+        await pilot.press("escape")
+        await pilot.pause()
         app.set_focus(None)
         await pilot.press("d")
         await pilot.pause()
@@ -214,7 +227,7 @@ async def test_double_take_and_double_pass_by_key(tmp_path):
         assert (over.winner, over.points) == (0, 2)
         # a new user saw the next game's opening help at once, and never who won the game passed
         verdict = str(app.query_one("#verdict").render())
-        assert verdict.startswith("Ann wins 2 points (the double was passed)\nGame 2")
+        assert verdict.startswith("Ann wins 2 points (the double was passed). Game 2")
 
 
 async def _keys(pilot, text):
@@ -429,7 +442,7 @@ async def test_hints_and_cube_advice_in_training_mode(tmp_path):
         await pilot.pause()
         hints = str(app.query_one("#hints").render())
         # the columns are named, and whose plays they are (a new user could not tell the third column)
-        assert "Hint" in hints and hints.splitlines()[1].split() == ["Ann's", "play", "equity", "MWC", "lost"]
+        assert "Hint" in hints and hints.splitlines()[1].split() == ["Ann's", "play", "equity", "MWC", "cost"]
         assert "8/5 6/5" in hints.splitlines()[2]
         await _type(pilot, "8/5 6/5")
         await app.workers.wait_for_complete()
@@ -437,6 +450,10 @@ async def test_hints_and_cube_advice_in_training_mode(tmp_path):
         cube = str(app.query_one("#cube").render()).splitlines()
         assert cube[1] == "Bob's view:" and cube[2].startswith("No double")  # whose equities they are
         assert "best play" in "\n".join(str(line.text) for line in app.query_one("#plays").lines)
+    from companion.analysis.rating import PlayRating
+
+    played, best = Position.start().play("13/8 6/4", 5, 2), Position.start().play("13/11 13/8", 5, 2)
+    assert PlayRating(0, played, best, 0.089, False).text() == "costs 0.089 (error); best 13/11 13/8"
 
 
 @pytest.mark.parametrize("mode, shown", [("record", True), ("referee", False)])

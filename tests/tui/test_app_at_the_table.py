@@ -419,6 +419,9 @@ async def test_at_80_columns_the_review_gives_its_list_the_whole_width(tmp_path)
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and table.display and not screen.query_one("#review-side").display
+        await pilot.press("enter", "f")  # the list changes under an open decision: back to the list
+        await pilot.pause()
+        assert table.display and not screen.query_one("#review-side").display
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert screen.query_one("#review-side").display  # wider, the board and the engine come back

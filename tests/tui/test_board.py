@@ -63,7 +63,7 @@ def test_the_hint_header_names_each_column_over_it():
 
     plays = [("10/5* 8/5", 0.215, 0.577, 0.0), ("8/5* 6/1", -0.070, 0.559, 0.285)]
     for width, names in ((20, ["play", "equity"]), (30, ["play", "equity", "MWC"]),
-                         (46, ["play", "equity", "MWC", "lost"])):
+                         (46, ["play", "equity", "MWC", "cost"])):
         header, row = hint_header(plays, width, "Ann"), hint_rows(plays, width)[1]
         assert header.split() == names and len(header) == len(row) <= width  # each name ends over its figures
         assert header.index("equity") + 6 == row.index("-0.070") + 6

@@ -57,7 +57,7 @@ def test_read_without_a_profile_gives_the_ids_the_way_round_the_user_says(tmp_pa
             out = capsys.readouterr().out
             assert f"player 0: {player0}, at the bottom of the picture, home board on his {home}" in out
             ids[player0, home] = out.split("Position ID: ")[1].split()[0]
-    assert seen_by_player0.position_id() in ids.values()
+    assert ids["light", "right"] == seen_by_player0.position_id()  # the renderer's way round: light at the bottom
     assert len(set(ids.values())) == 4  # each way round is another position
     assert main(["read", str(moved), "--corners", *corners]) == 0
     assert f"Position ID: {ids['light', 'right']}" in capsys.readouterr().out  # the usual way round, unless told
@@ -67,6 +67,8 @@ def test_read_without_a_profile_gives_the_ids_the_way_round_the_user_says(tmp_pa
     capsys.readouterr()
     assert main(["read", str(moved), "--profile", str(profile), "--player0", "dark"]) == 2
     assert "the profile knows" in capsys.readouterr().err
+    assert main(["read", str(moved), "--corners", *corners, "--json", "--home", "left"]) == 2
+    assert "which --json does not give" in capsys.readouterr().err
 
 
 def test_read_without_a_profile_takes_player_0s_colour_from_the_checkers_on_the_bar(tmp_path, capsys):
