@@ -136,7 +136,10 @@ class LocalBroker:
         write_private(path, self.passwords[board_user(board)] + "\n")
         return path
 
-    def start(self, timeout: float = 5.0) -> LocalBroker:
+    def start(self, timeout: float = 15.0) -> LocalBroker:
+        """Mosquitto started and listening. The wait is long: on a busy club laptop (or a CI machine with both cores
+        taken) it has been slow to listen, and `companion serve` once stopped with exit status 2 before its page
+        answered."""
         exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not Path(exe).exists():
             raise ClubError("mosquitto not found: install Debian's mosquitto (apt-get install mosquitto)")
