@@ -184,7 +184,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         return EXIT_OK
     advice = engine.cube_for(game, level=level)
     if advice is None:
-        why = game.match.why_no_double(game.turn) if game.phase is Phase.ROLL else f"the game is at: {game.phase.value}"
+        why = game.match.why_no_double(game.turn) if game.phase is Phase.ROLL else game.phase.doing
         raise CompanionError(f"no cube decision here: {why}")
     if args.json:
         print(json.dumps({"xgid": game.xgid(), "gnubg_id": game.gnubg_id(), "level": advice.level,

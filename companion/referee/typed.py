@@ -25,6 +25,7 @@ from companion.referee.observations import BoardReading, Command, DiceReading, O
 from companion.referee.diagnosis import diagnose
 from companion.rules import GameState, Phase, Position, parse_position_text
 from companion.rules.notation import apply_moves, parse_moves, written_as
+from companion.rules.xgid import parse_xgid
 
 _COMMANDS = {
     "double": Command.DOUBLE, "take": Command.TAKE, "pass": Command.PASS, "drop": Command.PASS,
@@ -54,7 +55,7 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
     if not text:
         return []
     if text.startswith("set ") or text == "set":
-        return [set_command(stripped[3:].strip())]
+        return set_observations(stripped[3:].strip(), game, sequence)
     playing = game.phase is Phase.PLAY and not illegal_pending
     # `6-5` while a roll awaits its play is a move written with a dash (6/5), not dice
     if re.fullmatch(r"[1-6]\s*[-,]?\s*[1-6]", text) and not (playing and re.fullmatch(r"[1-6]-[1-6]", text)):
@@ -123,6 +124,29 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
     return [BoardReading.from_position(after, game.turn)] + ([] if roll_held else [DiceReading(())])
 
 
+def set_observations(identifier: str, game: GameState, sequence: int | None = None) -> list[Observation]:
+    """`set ID` (`set_command`), with an XGID's dice (`position_set`)."""
+    return position_set(set_command(identifier), xgid_dice(identifier), game, sequence)
+
+
+def position_set(command: UserCommand, dice: tuple[int, int] | None, game: GameState,
+                 sequence: int | None = None) -> list[Observation]:
+    """A SET_POSITION `command`, and `dice` thrown after it where the player it puts on turn is the one to roll
+    then: a pasted XGID with dice is a roll to play (its dice were dropped)."""
+    to_roll = command.player if game.phase is Phase.OPENING else game.turn if game.phase is Phase.ROLL else None
+    if dice is None or to_roll is None or command.player != to_roll:
+        return [command]
+    return [command, DiceReading(dice, roller=to_roll, sequence=sequence)]
+
+
+def xgid_dice(identifier: str) -> tuple[int, int] | None:
+    """The dice an XGID says were thrown (None for a Position ID, or an XGID before its roll or with a double)."""
+    if not identifier.strip().upper().startswith("XGID="):
+        return None
+    roll = parse_xgid(identifier).dice
+    return None if roll is None else (roll.die1, roll.die2)
+
+
 def set_command(identifier: str) -> UserCommand:
     """`set <Position ID>` (the player to act is on roll) or `set XGID=...` (its own player on turn); the ID is
     kept as typed (IDs are case-sensitive)."""
@@ -150,4 +174,5 @@ def _legal_list(plays, most: int = 6) -> str:
     return ", ".join(names) + (f" (and {len(plays) - most} more)" if len(plays) > most else "")
 
 
-__all__ = ["TypedInputError", "observations_from_text", "set_command"]
+__all__ = ["TypedInputError", "observations_from_text", "position_set", "set_command", "set_observations",
+           "xgid_dice"]

@@ -29,6 +29,13 @@ class Phase(Enum):
     """`turn` has rolled and must play."""
     OVER = "over"
 
+    @property
+    def doing(self) -> str:
+        """What the game waits for, as a refusal says it ('no dice to play: the opening roll is due')."""
+        return {Phase.OPENING: "the opening roll is due", Phase.ROLL: "a roll is due",
+                Phase.DOUBLED: "a double waits for its answer", Phase.PLAY: "a roll waits for its play",
+                Phase.OVER: "the game is over"}[self]
+
 
 class EndKind(Enum):
     SINGLE = 1
@@ -227,7 +234,7 @@ class GameState:
 
     def _expect(self, phase: Phase, why: str) -> None:
         if self.phase is not phase:
-            raise IllegalActionError(f"{why} (the game is at: {self.phase.value})")
+            raise IllegalActionError(f"{why}: {self.phase.doing}")
 
 
 __all__ = ["EndKind", "GameEnd", "GameResult", "GameState", "Phase"]

@@ -53,7 +53,7 @@ from companion.referee import (
     Refused,
     UserCommand,
 )
-from companion.referee.typed import observations_from_text
+from companion.referee.typed import observations_from_text, position_set
 from companion.rules import GameState, Phase
 from companion.rules.clock import MatchClock, clock_text
 from companion.sources import hand_back, plays_the_game
@@ -261,8 +261,9 @@ class CompanionApp(App):
         game = state.game
         if action in ("accept", "correct"):
             return state.pending is not None
-        if action == "double":  # before his roll, or as the mover finishes (the referee then ends his turn)
-            doubler = {Phase.ROLL: game.turn, Phase.PLAY: 1 - game.turn}.get(game.phase)
+        if action == "double":  # before his roll; with a camera also as the mover finishes (his turn then ends)
+            doubler = {Phase.ROLL: game.turn, Phase.PLAY: 1 - game.turn if self.source is not None else None}.get(
+                game.phase)
             return doubler is not None and game.match.why_no_double(doubler) is None
         return game.phase is Phase.DOUBLED
 
@@ -474,6 +475,13 @@ class CompanionApp(App):
         self._command(Command.REQUEST_CORRECTION)
 
     def action_double(self) -> None:
+        game = self.recorder.referee.game
+        if game.phase is Phase.PLAY and self.source is None:
+            # typed, a play ends its turn at once: a double now would end the mover's turn unplayed
+            names = self.recorder.names
+            self.show_verdict(f"[b yellow]Not now[/]: {names[game.turn]}'s {game.dice} waits for its play (type it, "
+                              f"or - if it cannot be played); {names[1 - game.turn]} may double before his own roll")
+            return
         self._command(Command.DOUBLE)
 
     def action_take(self) -> None:
@@ -532,7 +540,10 @@ class CompanionApp(App):
 
     def _position_edited(self, edited: EditedPosition | None) -> None:
         if edited is not None:
-            self.apply(UserCommand(Command.SET_POSITION, edited.player, position=edited.position))
+            command = UserCommand(Command.SET_POSITION, edited.player, position=edited.position)
+            for observation in position_set(command, edited.dice, self.recorder.referee.game,
+                                            len(self.recorder.observations) + 1):
+                self.apply(observation)
 
     def action_focus_input(self) -> None:
         self.query_one("#command", Input).focus()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -18,6 +19,7 @@ from textual.widgets import Footer, Input, Static
 
 from companion.errors import CompanionError
 from companion.rules import BAR, CHECKERS, GameState, Phase, Position, parse_position_text
+from companion.referee.typed import xgid_dice
 from companion.tui.board import MY_BAR, THEIR_BAR, render_board
 
 _ROWS = (
@@ -33,6 +35,12 @@ class EditedPosition:
 
     position: Position
     player: int
+    dice: tuple[int, int] | None = None
+    """The dice a pasted XGID says were thrown: the app throws them for `player` where he is the one to roll."""
+
+
+BOARD_KEYS = frozenset("+=-0sr ")
+"""The characters the board takes as keys (`PositionEditor.BINDINGS`); anything else typed begins an ID."""
 
 
 class PositionEditor(ModalScreen[EditedPosition | None]):
@@ -81,12 +89,15 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         self.load(self.edited)
         self.row, self.column = 1, 4  # the viewer's 8-point
         self.roller = game.turn if game.phase is not Phase.OPENING else viewer
+        self.dice: tuple[int, int] | None = None
+        """A pasted XGID's dice, until the board is edited by hand."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="editor-board")
             yield Static(id="editor-status")
-            yield Input(placeholder="or paste a Position ID or an XGID and press Enter", id="editor-id")
+            yield Input(placeholder="or type or paste a Position ID or an XGID and press Enter", id="editor-id",
+                        select_on_focus=False)  # what was typed on the board before it took the focus stays
         yield Footer()
 
     def on_mount(self) -> None:
@@ -120,6 +131,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             self.notify(str(exc), severity="warning")
             return
         self.counts, self.bars = counts, bars
+        self.dice = None  # edited by hand: no longer the pasted XGID's position and roll
 
     # -- keys -----------------------------------------------------------------------------------------
 
@@ -156,7 +168,28 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
 
     def action_start(self) -> None:
         self.load(Position.start())
+        self.dice = None
         self.refresh_board()
+
+    def on_key(self, event: events.Key) -> None:
+        # what is typed on the board and is none of its keys begins an ID: it goes to the ID field (a new user typed
+        # a Position ID on the board, which took none of it, and applied the board unchanged)
+        field = self.query_one("#editor-id", Input)
+        if (self.focused is None and event.character is not None and event.character.isprintable()
+                and event.character not in BOARD_KEYS):
+            event.stop()
+            event.prevent_default()
+            field.focus()
+            field.insert_text_at_cursor(event.character)
+
+    def on_paste(self, event: events.Paste) -> None:
+        # a pasted ID goes to the ID field whatever has the focus (Enter then takes it)
+        field = self.query_one("#editor-id", Input)
+        if self.focused is not field:
+            event.stop()
+            field.focus()
+            field.value = event.text.strip()
+            field.cursor_position = len(field.value)
 
     def action_roller(self) -> None:
         if self.game.phase is Phase.OPENING:
@@ -168,15 +201,19 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
     def action_apply(self) -> None:
         position = self.edited
         if self.roller != self.viewer:
-            self.dismiss(EditedPosition(position.swap(), self.roller))
+            self.dismiss(EditedPosition(position.swap(), self.roller, self.dice))
         else:
-            self.dismiss(EditedPosition(position, self.viewer))
+            self.dismiss(EditedPosition(position, self.viewer, self.dice))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
+        message.stop()  # the app's own input line must not take the ID for a play
         text = message.value.strip()
+        if not text:  # Enter on the emptied field applies the board, as Enter on the board does
+            self.action_apply()
+            return
         try:
             on_turn, turn = parse_position_text(text)  # from the side of the player on turn
         except CompanionError as exc:
@@ -186,6 +223,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             self.roller = turn
         side = self.roller if turn is None else turn
         self.load(on_turn if side == self.viewer else on_turn.swap())
+        self.dice = xgid_dice(text)
         message.input.value = ""
         self.set_focus(None)
         self.refresh_board()

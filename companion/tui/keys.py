@@ -22,7 +22,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "beaver": ("Beaver", "Take and redouble at once, keeping the cube (money play)"),
     "undo": ("Undo", "Take back the last thing the referee decided"),
     "new_game": ("New game", "Start this game again from the opening roll"),
-    "edit_position": ("Set up the position", "Set the checkers by hand when the camera read them wrong"),
+    "edit_position": ("Set up the position", "Set the checkers by hand, or type or paste a Position ID or XGID"),
     "export": ("Export", "Write the match as .mat (or .sgf when it must)"),
     "toggle_hints": ("Toggle hints", "Show or hide hints and cube advice"),
     "deep": ("Deeper analysis", "Analyse the position at 2-ply"),
@@ -40,7 +40,6 @@ TYPED = (
     ("31  3-1", "the dice, when they are to be rolled"),
     ("13/8 24/22*", "a play; also 24-18, bar/20, 6/off, 8/5(2); a hit made in passing may be left out"),
     ("-  none  cannot move", "the roll cannot be played"),
-    ("set ID", "set the position: a Position ID, or XGID=..."),
     ("resign 1|2|3", "offer to resign a single game, a gammon or a backgammon"),
 )
 """What the input line takes, typed and entered."""

@@ -131,7 +131,12 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
     answers = {"Accept play", "Correction", "Take", "Pass"}
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31")
-        assert answers.isdisjoint(_footer(app)) and "Double" in _footer(app)
+        assert answers.isdisjoint(_footer(app)) and "Double" not in _footer(app)  # typed: the play comes first
+        entries = len(app.recorder.observations)
+        app.set_focus(None)
+        await pilot.press("d")  # it ended Ann's turn unplayed ("the play was not seen"), in camera words
+        await pilot.pause()
+        assert "Not now" in str(app.query_one("#verdict").render()) and len(app.recorder.observations) == entries
         _board_play(app, "13/9 6/5")  # 4 and 1 played with 3-1
         await pilot.pause()
         assert {"Accept play", "Correction"} <= set(_footer(app)) and "Take" not in _footer(app)
@@ -516,7 +521,7 @@ async def test_with_the_cube_the_opponents_the_panel_says_why_there_is_no_cube_a
         await pilot.press("d")
         await pilot.pause()
         assert _events(app, Refused)[-1].reason == "only the owner of the cube may redouble"
-        await _type(pilot, "64", "24/18 13/9")  # Ann's turn done: Ann, the owner, may redouble
+        await _type(pilot, "64", "bar/21 24/18")  # Bob, hit, enters; then Ann, the owner, may redouble
         assert "Double" in _footer(app)
 
 
@@ -643,7 +648,9 @@ async def test_the_board_set_up_by_hand_becomes_the_referees_position(tmp_path):
         assert editor.cursor == 5  # past the 7-point and the bar
         await pilot.press("u", "n")  # the game's keys do nothing behind the editor: no undo, no new game
         await pilot.pause()
-        await pilot.press("enter")
+        field = editor.query_one("#editor-id")
+        assert field.value == "un" and field.has_focus  # typed on the board, they begin an ID
+        await pilot.press("backspace", "backspace", "enter")  # Enter on the emptied field applies the board
         await pilot.pause()
         assert not isinstance(app.screen, type(editor))
         from companion.referee import GameStarted, Undone
@@ -702,6 +709,38 @@ async def test_set_takes_an_xgid_typed_on_the_input_line(tmp_path):
         xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10"
         await _type(pilot, f"set {xgid}")
         assert app.recorder.referee.game.xgid().split(":")[:4] == xgid.split(":")[:4]
+
+
+@pytest.mark.parametrize("how", ["typed on the line", "typed on the board", "pasted"])
+async def test_an_xgid_with_dice_sets_the_position_and_its_roll(tmp_path, how):
+    """A new user's XGID with 52 set the board and dropped the dice; typing an ID on the set-up board (without Tab
+    to its field first) and pasting one did nothing, and Enter applied the board unchanged."""
+    from textual import events
+
+    from companion.referee import PositionSet
+
+    app = _app(tmp_path)
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"
+    async with app.run_test(size=SIZE) as pilot:
+        if how == "typed on the line":
+            await _type(pilot, f"set {xgid}")
+        else:
+            verdict = str(app.query_one("#verdict").render())
+            editor = await _open_editor(pilot)
+            if how == "pasted":
+                editor.post_message(events.Paste(xgid))
+                await pilot.pause()
+            else:
+                await pilot.press(*xgid)
+            assert editor.query_one("#editor-id").value == xgid
+            await pilot.press("enter")  # the ID into the board, and not to the app's line as a play
+            await pilot.pause()
+            assert editor.dice == (5, 2) and str(app.query_one("#verdict").render()) == verdict
+            await pilot.press("enter")  # the board applied
+            await pilot.pause()
+        game = app.recorder.referee.game
+        assert len(_events(app, PositionSet)) == 1 and not _events(app, Refused)
+        assert game.xgid().split(":")[:5] == xgid.split(":")[:5] and str(game.dice) == "52"  # Bob to play 52
 
 
 async def test_the_status_panel_shows_the_position_id_match_id_and_xgid(tmp_path):
