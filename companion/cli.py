@@ -972,8 +972,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--mode", choices=("referee", "record", "train"),
                      help="default: record, or the mode a resumed match was in")
-    run.add_argument("--players", nargs=2, default=["Player 0", "Player 1"], metavar="NAME")
-    run.add_argument("--length", type=_int_in(0, MAX_LENGTH), default=7, help="match length in points (0: money play)")
+    run.add_argument("--players", nargs=2, default=["Player 0", "Player 1"], metavar="NAME",
+                     help="the two players' names, player 0's first (the one at the bottom of the board)")
+    run.add_argument("--length", type=_int_in(0, MAX_LENGTH), default=7,
+                     help="match length in points (0: money play; default: 7)")
     run.add_argument("--journal", type=Path, help="where to journal the match (default: the user data folder)")
     run.add_argument("--resume", type=Path, metavar="JOURNAL", help="go on with a journalled match after a crash")
     run.add_argument("--replay", metavar="FILE", help="replay a journal, .mat or .sgf as if it were seen live")

@@ -8,7 +8,9 @@ as `'x' - (p - 1)`; the bar is `y`, off is `z`. A move node is the dice then up 
 
 from __future__ import annotations
 
+import bisect
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from companion import __version__
@@ -148,7 +150,13 @@ def parse_sgf(text: str, source: str = "<sgf>") -> MatchRecord:
     games: list[GameRecord] = []
     length, players = 0, ("White", "Black")
     metadata: dict[str, str] = {}
-    for number, nodes in enumerate(trees, start=1):
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line_of(offset: int) -> int:  # findings name the file's line, as they do in a .mat file
+        return bisect.bisect_right(line_starts, offset)
+
+    for number, placed in enumerate(trees, start=1):
+        nodes = [props for props, _ in placed]
         root = nodes[0]
         if root.get("GM", ["6"])[0] != "6":
             raise MatchFileError(f"{source}: game {number} is not backgammon (GM[{root['GM'][0]}])")
@@ -164,19 +172,22 @@ def parse_sgf(text: str, source: str = "<sgf>") -> MatchRecord:
         for key, name in _HEADER:
             if key in root:
                 metadata.setdefault(name, _mat_date(root[key][0]) if key == "DT" else root[key][0])
-        actions = _merge_stood([a for node in nodes[1:] for a in _actions(node, source, number)])
+        actions = _merge_stood([replace(a, line=line_of(offset), move=move)
+                                for move, (node, offset) in enumerate(placed[1:], start=1)
+                                for a in _actions(node, source, number)])
         result = root.get("RE", [""])[0]
         if m := re.fullmatch(r"([WB])\+(\d+)(R?)", result):
             winner = _COLOUR.index(m.group(1))
             actions.append(Action(winner, ActionKind.WIN, value=int(m.group(2)),
                                   text=f"Wins {m.group(2)} points" + (" (resigned)" if m.group(3) else "")))
-        games.append(GameRecord(number, score, tuple(actions)))
+        games.append(GameRecord(number, score, tuple(actions), line_of(placed[0][1])))
     return MatchRecord(length, players, tuple(games), metadata, source)
 
 
-def _split_trees(text: str, source: str) -> list[list[dict[str, list[str]]]]:
-    """Each top-level `( ... )` as its list of nodes (properties name -> values); variations are not kept."""
-    trees: list[list[dict[str, list[str]]]] = []
+def _split_trees(text: str, source: str) -> list[list[tuple[dict[str, list[str]], int]]]:
+    """Each top-level `( ... )` as its list of nodes (properties name -> values), each with the character it starts
+    at; variations are not kept."""
+    trees: list[list[tuple[dict[str, list[str]], int]]] = []
     depth, start, i = 0, 0, 0
     while i < len(text):
         ch = text[i]
@@ -195,25 +206,26 @@ def _split_trees(text: str, source: str) -> list[list[dict[str, list[str]]]]:
             if depth < 0:
                 raise MatchFileError(f"{source}: an unmatched ) at character {i}")
             if depth == 0:
-                trees.append(_nodes(text[start:i]))
+                trees.append(_nodes(text[start:i], start))
         i += 1
     if depth:
         raise MatchFileError(f"{source}: the file ends inside a game tree (truncated?)")
     return trees
 
 
-def _nodes(body: str) -> list[dict[str, list[str]]]:
+def _nodes(body: str, offset: int = 0) -> list[tuple[dict[str, list[str]], int]]:
+    """The nodes of a tree's `body` (at character `offset` of the file), each with the character it starts at."""
     nodes = []
-    for chunk in _split_nodes(body):
+    for chunk, at in _split_nodes(body):
         props: dict[str, list[str]] = {}
         for m in _PROPERTY.finditer(chunk):
             props[m.group(1)] = [v.replace("\\]", "]").replace("\\\\", "\\") for v in _VALUE.findall(m.group(2))]
-        nodes.append(props)
+        nodes.append((props, offset + at))
     return nodes
 
 
-def _split_nodes(body: str) -> list[str]:
-    parts, current, i = [], [], 0
+def _split_nodes(body: str) -> list[tuple[str, int]]:
+    parts, current, i, at = [], [], 0, 0
     while i < len(body):
         ch = body[i]
         if ch == "[":
@@ -224,16 +236,16 @@ def _split_nodes(body: str) -> list[str]:
             continue
         if ch == ";":
             if current:
-                parts.append("".join(current))
-            current = []
+                parts.append(("".join(current), at))
+            current, at = [], i
         elif ch in "()":
             break  # a variation: only the main line is read
         else:
             current.append(ch)
         i += 1
     if current:
-        parts.append("".join(current))
-    return [p for p in parts if p.strip()]
+        parts.append(("".join(current), at))
+    return [(p, at) for p, at in parts if p.strip()]
 
 
 def _actions(node: dict[str, list[str]], source: str, game: int) -> list[Action]:
@@ -269,8 +281,8 @@ def _merge_stood(actions: list[Action]) -> list[Action]:
         previous = out[-1] if out else None
         if (action.kind is ActionKind.SETUP and previous is not None and previous.kind is ActionKind.ROLL
                 and previous.value == 1 and action.player == 1 - previous.player):
-            out[-1] = Action(previous.player, ActionKind.STOOD, dice=previous.dice, position=action.position,
-                             text=previous.text)
+            out[-1] = Action(previous.player, ActionKind.STOOD, previous.line, previous.move, dice=previous.dice,
+                             position=action.position, text=previous.text)
         else:
             out.append(action)
     return out

@@ -584,8 +584,9 @@ class CompanionApp(App):
             self.notify(str(exc), severity="error")
             return
         self.last_export = path
-        if why_sgf is not None:
-            self.notify(f"{why_sgf}\nWrote {path}", title="Exported as SGF", severity="warning")
+        if why_sgf is not None:  # said as what was done, then why (the .mat error's advice is what happened)
+            why = why_sgf.removesuffix("; export to .sgf instead")
+            self.notify(f"Wrote {path}: as SGF, since {why}", title="Exported as SGF", severity="warning")
         else:
             self.notify(f"Wrote {path}", title="Exported")
 

@@ -65,6 +65,21 @@ def test_an_injected_illegal_play_is_reported_with_game_move_and_player():
     assert (finding.game, finding.move, finding.player, finding.kind) == (1, 2, "lasse", "illegal-play")
 
 
+def test_an_illegal_play_in_an_sgf_file_is_reported_at_its_move_and_line():
+    """A new user's SGF with a bad second move was reported at "move 0 (line 0)"."""
+    from companion.record.sgf import format_sgf, parse_sgf
+
+    record = read_match_file(MATCHES / "bglab__match10090396.txt")
+    lines = format_sgf(record).splitlines()
+    number, line = next((n, text) for n, text in enumerate(lines, start=1) if ";B[43" in text or ";W[43" in text)
+    play = line[line.index("[43") + 1:].split("]")[0]  # 43 then four points, as SGF writes them
+    lines[number - 1] = line.replace(f"[{play}]", f"[{play[:-1]}{chr(ord(play[-1]) + 1)}]", 1)  # one pip further
+    report = audit_match(parse_sgf("\n".join(lines), "bad.sgf"))
+    finding = report.findings[0]
+    assert (finding.game, finding.kind, finding.line, finding.move) == (1, "illegal-play", number, number - 1)
+    assert f"(line {number})" in str(finding)
+
+
 def test_a_double_in_the_crawford_game_is_reported():
     text = """2 point match
 

@@ -434,6 +434,9 @@ async def test_an_illegal_play_that_stood_is_exported_as_sgf(tmp_path):
         app.set_focus(None)
         await pilot.press("e")
         await pilot.pause()
+        # what was done first, then why (a new user read "export to .sgf instead" beside "Wrote m.sgf")
+        said = str(list(app._notifications)[-1].message)
+        assert said.startswith(f"Wrote {tmp_path / 'm.sgf'}: as SGF, since ") and "instead" not in said
     assert not (tmp_path / "m.mat").exists() and (tmp_path / "m.sgf").exists()
     loaded, report = load_any(tmp_path / "m.sgf")
     assert loaded.referee.game.turn == 1
