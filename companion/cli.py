@@ -653,8 +653,11 @@ def _print_ids(reading, found, orientation, whose: str) -> int:
     zero, one = reading.to_board_reading(orientation).best_guess()
     try:
         position = Position(tuple(zero), tuple(one))
-    except CompanionError as exc:
-        print(f"no Position ID: the board as read is not a position ({exc})")
+    except CompanionError:  # said by player, not as the rules' "player on roll" and "opponent"
+        on_board = [sum(side[1:]) for side in (zero, one)]  # points and bar, not the trays
+        print(f"no Position ID: the board as read is not a position (on the board, player 0 "
+              f"({orientation.colour_of(0)}) has {on_board[0]} checkers and player 1 ({orientation.colour_of(1)}) "
+              f"{on_board[1]}, with {zero[0]} and {one[0]} borne off; each has 15)")
         return EXIT_FINDINGS
     roll, dice, on_roll = dice_reading(found, reading, orientation), None, 0
     if roll is not None and roll.valid and len(roll.values) == 2 and None not in roll.halves:

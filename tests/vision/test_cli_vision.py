@@ -92,6 +92,9 @@ def test_read_without_a_profile_takes_player_0s_colour_from_the_checkers_on_the_
     out = capsys.readouterr().out
     assert "player 0: dark as the bar and trays show, at the bottom" in out
     assert f"Position ID: {hit.position_id()}" in out
+    assert main(["read", str(path), "--corners", *corners, "--player0", "light"]) == 1  # told the wrong way round
+    out = capsys.readouterr().out
+    assert "not a position (on the board, player 0 (light) has 14 checkers and player 1 (dark) 16, with 0 and 0" in out
 
 
 def test_read_puts_the_roll_and_the_cube_it_sees_in_the_ids(tmp_path, capsys):
