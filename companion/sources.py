@@ -260,6 +260,15 @@ def plays_the_game(source) -> bool:
     return isinstance(playing, threading.Event) and playing.is_set()
 
 
+def reads_the_board(source) -> bool:
+    """Whether `source` watches the checkers (a camera, the demo's film, or a group holding one): a play is then seen
+    on the board, and the opponent may double as the mover finishes it. Without one, plays are typed, and a typed
+    play ends its turn as it is entered."""
+    if isinstance(source, Sources):
+        return any(reads_the_board(part) for part in source.parts)
+    return isinstance(source, (CameraSource, FilmSource))
+
+
 def confirmed_board(observation: Observation, events: Sequence[Event]) -> BoardReading | None:
     """The position the referee took when `observation`, a board reading, made a play (as a reading, player 0's
     numbering): what a camera source may learn the board's empty points from (`BoardWatcher.confirm`); else None.

@@ -172,13 +172,15 @@ def parse_sgf(text: str, source: str = "<sgf>") -> MatchRecord:
         for key, name in _HEADER:
             if key in root:
                 metadata.setdefault(name, _mat_date(root[key][0]) if key == "DT" else root[key][0])
+        # an action's move is its node's number in the game (one player's roll, double or answer a node; a .mat
+        # file's move is a line of two), its line the file's
         actions = _merge_stood([replace(a, line=line_of(offset), move=move)
                                 for move, (node, offset) in enumerate(placed[1:], start=1)
                                 for a in _actions(node, source, number)])
         result = root.get("RE", [""])[0]
         if m := re.fullmatch(r"([WB])\+(\d+)(R?)", result):
             winner = _COLOUR.index(m.group(1))
-            actions.append(Action(winner, ActionKind.WIN, value=int(m.group(2)),
+            actions.append(Action(winner, ActionKind.WIN, line_of(placed[0][1]), value=int(m.group(2)),
                                   text=f"Wins {m.group(2)} points" + (" (resigned)" if m.group(3) else "")))
         games.append(GameRecord(number, score, tuple(actions), line_of(placed[0][1])))
     return MatchRecord(length, players, tuple(games), metadata, source)

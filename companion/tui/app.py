@@ -56,7 +56,7 @@ from companion.referee import (
 from companion.referee.typed import observations_from_text, position_set
 from companion.rules import GameState, Phase
 from companion.rules.clock import MatchClock, clock_text
-from companion.sources import hand_back, plays_the_game
+from companion.sources import hand_back, plays_the_game, reads_the_board
 from companion.tui.board import render_board
 from companion.tui.confirm import Confirm
 from companion.tui.editor import EditedPosition, PositionEditor
@@ -152,6 +152,11 @@ SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass
 """Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Double while the
 next player to roll may double, Take and Pass while a double waits. Pressed at another time they still act, and say
 why they do not apply."""
+
+def game_waits_for_a_typed_play(game: GameState, source) -> bool:
+    """Whether a roll waits for a play that will be typed (no camera watches the board)."""
+    return game.phase is Phase.PLAY and not reads_the_board(source)
+
 
 TYPED_WHILE_A_PLAY_IS_DUE = frozenset("bcn")
 """Keys that begin `bar/..`, `cannot move` and `none` (`no move`): typed while the roll on the board awaits its play,
@@ -261,10 +266,8 @@ class CompanionApp(App):
         game = state.game
         if action in ("accept", "correct"):
             return state.pending is not None
-        if action == "double":  # before his roll; with a camera also as the mover finishes (his turn then ends)
-            doubler = {Phase.ROLL: game.turn, Phase.PLAY: 1 - game.turn if self.source is not None else None}.get(
-                game.phase)
-            return doubler is not None and game.match.why_no_double(doubler) is None
+        if action == "double":
+            return self._double_now_refused() is None
         return game.phase is Phase.DOUBLED
 
     async def act_on_key(self, action: str) -> None:
@@ -459,14 +462,24 @@ class CompanionApp(App):
             message.input.value = text
             message.input.select_all()
             return
+        if any(isinstance(o, UserCommand) and self._double_while_a_play_is_typed(o.command) for o in observations):
+            return
         for observation in observations:
             self.apply(observation)
 
     # -- commands -------------------------------------------------------------------------------------
 
     def _command(self, command: Command) -> None:
-        if not self._mixes_into_the_source():
+        if not self._mixes_into_the_source() and not self._double_while_a_play_is_typed(command):
             self.apply(UserCommand(command))
+
+    def _double_while_a_play_is_typed(self, command: Command) -> bool:
+        """`d` or a typed `double` while a roll waits for its typed play: refused with the reason (with a camera, the
+        table may double as the mover finishes, and the referee ends his turn; a replay's doubles are its own)."""
+        if command is not Command.DOUBLE or not game_waits_for_a_typed_play(self.recorder.referee.game, self.source):
+            return False
+        self.show_verdict(f"[b yellow]Not now[/]: {self._double_now_refused()}")
+        return True
 
     def action_accept(self) -> None:
         self._command(Command.ACCEPT_PLAY)
@@ -475,14 +488,21 @@ class CompanionApp(App):
         self._command(Command.REQUEST_CORRECTION)
 
     def action_double(self) -> None:
-        game = self.recorder.referee.game
-        if game.phase is Phase.PLAY and self.source is None:
-            # typed, a play ends its turn at once: a double now would end the mover's turn unplayed
-            names = self.recorder.names
-            self.show_verdict(f"[b yellow]Not now[/]: {names[game.turn]}'s {game.dice} waits for its play (type it, "
-                              f"or - if it cannot be played); {names[1 - game.turn]} may double before his own roll")
-            return
         self._command(Command.DOUBLE)
+
+    def _double_now_refused(self) -> str | None:
+        """Why no one may double now, or None. Before a roll the player to roll may; with a camera watching, also the
+        mover's opponent as the mover finishes (the double ends his turn). Typed, a play ends its turn as it is
+        entered: a double while a roll waits would end the mover's turn unplayed."""
+        game = self.recorder.referee.game
+        if game_waits_for_a_typed_play(game, self.source):
+            names = self.recorder.names
+            return (f"{names[game.turn]}'s {game.dice} waits for its play (type it, or - if it cannot be played); "
+                    "a double comes before a roll")
+        doubler = {Phase.ROLL: game.turn, Phase.PLAY: 1 - game.turn}.get(game.phase)
+        if doubler is None:
+            return game.phase.doing
+        return game.match.why_no_double(doubler)
 
     def action_take(self) -> None:
         self._command(Command.TAKE)

@@ -91,12 +91,14 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         self.roller = game.turn if game.phase is not Phase.OPENING else viewer
         self.dice: tuple[int, int] | None = None
         """A pasted XGID's dice, until the board is edited by hand."""
+        self.dice_player: int | None = None
+        """Whose roll `dice` are: the XGID's player on turn."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="editor-board")
             yield Static(id="editor-status")
-            yield Input(placeholder="or type or paste a Position ID or an XGID and press Enter", id="editor-id",
+            yield Input(placeholder="or type or paste a Position ID or an XGID, then Enter", id="editor-id",
                         select_on_focus=False)  # what was typed on the board before it took the focus stays
         yield Footer()
 
@@ -174,13 +176,19 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
     def on_key(self, event: events.Key) -> None:
         # what is typed on the board and is none of its keys begins an ID: it goes to the ID field (a new user typed
         # a Position ID on the board, which took none of it, and applied the board unchanged)
+        # (keys that come in one burst, a terminal's paste without bracketed paste, reach the board before the field
+        # has the focus: once it holds text, every printable key is the ID's)
         field = self.query_one("#editor-id", Input)
         if (self.focused is None and event.character is not None and event.character.isprintable()
-                and event.character not in BOARD_KEYS):
+                and (event.character not in BOARD_KEYS or field.value)):
             event.stop()
             event.prevent_default()
-            field.focus()
+            self.set_focus(field)
             field.insert_text_at_cursor(event.character)
+
+    def on_input_changed(self, message: Input.Changed) -> None:
+        if not message.value and self.focused is message.input:
+            self.set_focus(None)  # emptied (a stray letter rubbed out): the keys edit the board again
 
     def on_paste(self, event: events.Paste) -> None:
         # a pasted ID goes to the ID field whatever has the focus (Enter then takes it)
@@ -200,12 +208,20 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
 
     def action_apply(self) -> None:
         position = self.edited
+        # a pasted XGID's dice are its player's: thrown only if he is the one who rolls now (not after `r`, nor
+        # mid-game when the turn, which is kept, is the other player's)
+        dice = self.dice if self.dice_player == self.roller else None
         if self.roller != self.viewer:
-            self.dismiss(EditedPosition(position.swap(), self.roller, self.dice))
+            self.dismiss(EditedPosition(position.swap(), self.roller, dice))
         else:
-            self.dismiss(EditedPosition(position, self.viewer, self.dice))
+            self.dismiss(EditedPosition(position, self.viewer, dice))
 
     def action_cancel(self) -> None:
+        field = self.query_one("#editor-id", Input)
+        if field.value:  # Escape rubs out a half-typed ID first; then it leaves the editor, changing nothing
+            field.value = ""
+            self.set_focus(None)
+            return
         self.dismiss(None)
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
@@ -223,7 +239,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             self.roller = turn
         side = self.roller if turn is None else turn
         self.load(on_turn if side == self.viewer else on_turn.swap())
-        self.dice = xgid_dice(text)
+        self.dice, self.dice_player = xgid_dice(text), turn
         message.input.value = ""
         self.set_focus(None)
         self.refresh_board()

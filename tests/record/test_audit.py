@@ -78,6 +78,11 @@ def test_an_illegal_play_in_an_sgf_file_is_reported_at_its_move_and_line():
     finding = report.findings[0]
     assert (finding.game, finding.kind, finding.line, finding.move) == (1, "illegal-play", number, number - 1)
     assert f"(line {number})" in str(finding)
+    text = format_sgf(record)
+    wrong_winner = text.replace("RE[B+1]", "RE[W+1]", 1)  # game 1's result, on its root's line
+    assert wrong_winner != text
+    finding = audit_match(parse_sgf(wrong_winner, "bad.sgf")).findings[0]
+    assert (finding.game, finding.line) == (1, 1), str(finding)
 
 
 def test_a_double_in_the_crawford_game_is_reported():

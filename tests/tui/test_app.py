@@ -746,6 +746,85 @@ async def test_an_xgid_with_dice_sets_the_position_and_its_roll(tmp_path, how):
         assert game.xgid().split(":")[:5] == xgid.split(":")[:5] and str(game.dice) == "52"  # Bob to play 52
 
 
+async def test_an_xgid_s_dice_are_thrown_only_for_the_player_who_rolls_now(tmp_path):
+    """Mid-game the turn is kept: an XGID whose other player rolled gives its position, not its dice to the wrong
+    player; in the opening, `r` after the paste makes the other player roll, and the dice are not his either."""
+    from textual import events
+
+    from companion.referee import PositionSet, Rolled
+
+    bottoms = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"  # player 1 on turn (the bottom), 52
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64", "24/18 13/9")  # Ann to roll
+        editor = await _open_editor(pilot)
+        editor.post_message(events.Paste(bottoms))
+        await pilot.pause()
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        game = app.recorder.referee.game
+        assert len(_events(app, PositionSet)) == 1 and game.turn == 0 and game.dice is None
+    app = _app(tmp_path / "opening")
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await _open_editor(pilot)
+        editor.post_message(events.Paste(bottoms))
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert editor.roller == 1
+        await pilot.press("r", "enter")  # player 0 rolls first after all
+        await pilot.pause()
+        game = app.recorder.referee.game
+        assert game.turn == 0 and game.dice is None and not _events(app, Rolled)
+
+
+async def test_keys_in_one_burst_and_a_stray_letter_on_the_set_up_board(tmp_path):
+    """An ID's keys arriving in one burst (a paste without bracketed paste) reached the board before its field had
+    the focus, which took its - and = as edits; one stray letter kept the board's keys in the field for good."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await _open_editor(pilot)
+        before = editor.edited
+        for ch in xgid:
+            editor.post_message(events.Key(_character_to_key(ch), ch))
+        await pilot.pause()
+        assert editor.query_one("#editor-id").value == xgid and editor.edited == before
+        await pilot.press("escape")  # rubs the half-typed ID out, the editor stays
+        await pilot.pause()
+        assert app.screen is editor and editor.query_one("#editor-id").value == "" and editor.focused is None
+        await pilot.press("u", "backspace", "minus")  # a stray letter rubbed out: - edits the board again
+        await pilot.pause()
+        assert editor.focused is None and editor.edited != before
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not editor and not app.recorder.observations
+
+
+async def test_a_typed_double_while_a_roll_waits_for_its_typed_play_is_refused(tmp_path):
+    """`double` typed after the dice ended the mover's turn unplayed, the play standing as illegal."""
+    from companion.referee import DoubleOffered, IllegalPlay
+
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "52")
+        entries = len(app.recorder.observations)
+        await _type(pilot, "double")
+        assert "Not now" in str(app.query_one("#verdict").render()) and len(app.recorder.observations) == entries
+        assert not _events(app, DoubleOffered) and not _events(app, IllegalPlay)
+
+
+def test_only_a_camera_or_the_film_reads_the_board():
+    from companion.sources import CameraSource, DiceCupSource, FilmSource, ReplaySource, Sources, reads_the_board
+
+    assert reads_the_board(CameraSource("0", None)) and reads_the_board(FilmSource())
+    assert reads_the_board(Sources([DiceCupSource(), CameraSource("0", None)]))
+    assert not any(reads_the_board(s) for s in (None, DiceCupSource(), Sources([DiceCupSource()]), ReplaySource([])))
+
+
 async def test_the_status_panel_shows_the_position_id_match_id_and_xgid(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
