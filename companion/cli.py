@@ -522,7 +522,7 @@ def _load_image(path: str):
 
 
 def _corners_arg(args: argparse.Namespace):
-    from companion.vision.plane import clockwise, corner_order_warning, parse_corners
+    from companion.vision.plane import corner_order_warning, in_image_order, parse_corners
 
     if not args.corners:
         return None
@@ -530,15 +530,11 @@ def _corners_arg(args: argparse.Namespace):
         corners = parse_corners(args.corners)
     except ValueError as exc:
         raise CompanionError(f"--corners: {exc}") from None
-    turned = clockwise(corners)
-    if turned != corners:  # mirrored as given: read as the picture shows the board, and say so
-        shown = " ".join(f"{x:g},{y:g}" for x, y in turned)
-        print(f"warning: --corners: they go round anticlockwise, which would read the board mirrored; read "
-              f"clockwise from the first instead: {shown}", file=sys.stderr)
-        corners = turned
     warning = corner_order_warning(corners)
-    if warning:
-        print(f"warning: --corners: {warning}", file=sys.stderr)
+    if warning:  # read in the picture's order, and say so: whose side is whose is not the corners' to say
+        corners = tuple((float(x), float(y)) for x, y in in_image_order(corners))  # type: ignore[assignment]
+        shown = " ".join(f"{x:g},{y:g}" for x, y in corners)
+        print(f"warning: --corners: {warning}; read as the picture shows them instead: {shown}", file=sys.stderr)
     return corners
 
 

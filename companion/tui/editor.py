@@ -176,11 +176,11 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
     def on_key(self, event: events.Key) -> None:
         # what is typed on the board and is none of its keys begins an ID: it goes to the ID field (a new user typed
         # a Position ID on the board, which took none of it, and applied the board unchanged)
-        # (keys that come in one burst, a terminal's paste without bracketed paste, reach the board before the field
-        # has the focus: once it holds text, every printable key is the ID's)
+        # (keys that come in one burst, a terminal's paste without bracketed paste, were all sent to the board before
+        # the field took the focus: once the field holds text or has the focus, every printable key is the ID's)
         field = self.query_one("#editor-id", Input)
-        if (self.focused is None and event.character is not None and event.character.isprintable()
-                and (event.character not in BOARD_KEYS or field.value)):
+        if (event.character is not None and event.character.isprintable()
+                and (event.character not in BOARD_KEYS or field.value or self.focused is field)):
             event.stop()
             event.prevent_default()
             self.set_focus(field)

@@ -77,16 +77,6 @@ def in_image_order(quad: np.ndarray) -> np.ndarray:
     return np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
 
 
-def clockwise(corners: Corners) -> Corners:
-    """`corners` going round clockwise on screen from the first one. A camera's picture is not mirrored, so corners
-    given anticlockwise are a slip: read as given they mirror the board (and its Position ID with it)."""
-    c = np.asarray(corners, np.float64)
-    turning = sum(c[i, 0] * c[(i + 1) % 4, 1] - c[(i + 1) % 4, 0] * c[i, 1] for i in range(4))
-    if turning >= 0:  # the shoelace sum, y down: positive going round clockwise on screen
-        return corners
-    return (corners[0], corners[3], corners[2], corners[1])
-
-
 def corner_order_warning(corners: Corners) -> str | None:
     """What is odd about the order of corners a user gave, meant as the picture shows them (`in_image_order`):
     given another way round, the board is read turned or mirrored."""
@@ -94,10 +84,8 @@ def corner_order_warning(corners: Corners) -> str | None:
     if np.array_equal(given, ordered):
         return None
     if any(np.array_equal(np.roll(given, -k, axis=0), ordered) for k in range(1, 4)):
-        return "the first is not the top-left one, so the reading is the board turned round: give them top-left, " \
-               "top-right, bottom-right, bottom-left, as the picture shows them"
-    return "they go round anticlockwise, so the reading is the board mirrored: give them top-left, top-right, " \
-           "bottom-right, bottom-left"
+        return "the first is not the top-left one (as given, the board would read turned round)"
+    return "they go round anticlockwise (as given, the board would read mirrored)"
 
 
 @dataclass(frozen=True)
@@ -166,5 +154,5 @@ class Plane:
         return cv2.perspectiveTransform(pts, self.to_image).reshape(-1, 2)
 
 
-__all__ = ["BAR_ALONG", "BAR_X", "Corners", "MM_PER_PX", "Plane", "SLOT_ALONG", "clockwise",
+__all__ = ["BAR_ALONG", "BAR_X", "Corners", "MM_PER_PX", "Plane", "SLOT_ALONG",
            "corner_order_warning", "in_image_order", "parse_corners", "slot_is_top", "slot_x"]
