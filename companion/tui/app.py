@@ -783,6 +783,8 @@ class CompanionApp(App):
     # -- the view -------------------------------------------------------------------------------------
 
     def _log_event(self, event: Event) -> None:
+        if isinstance(event, Refused):  # said in the verdict (and journalled); the play list is the match's story
+            return
         self.query_one("#plays", PlayList).write(event.text(self.recorder.names))
 
     def _verdict_from(self, events: list[Event]) -> None:
@@ -962,6 +964,8 @@ def hint_rows(plays: list[tuple[str, float, float | None, float]], width: int) -
     columns: the loss is left out first where a row would not fit, then the chances (a row broken in two read as
     two plays)."""
     column, with_mwc, with_loss = _hint_layout(plays, width)
+    if _figures_first(column, width):  # a play too long for its row: the equity before it, the play's tail wraps
+        return [f"{i}. {equity:+.3f} {notation}" for i, (notation, equity, _, _) in enumerate(plays, start=1)]
     rows = []
     for i, (notation, equity, mwc, loss) in enumerate(plays, start=1):
         row = f"{i}. {notation:<{column}} {equity:+.3f}"
@@ -977,8 +981,16 @@ def hint_header(plays: list[tuple[str, float, float | None, float]], width: int,
     """What `hint_rows`' columns are, over them: whose plays, equity, and the chances and loss where they show."""
     column, with_mwc, with_loss = _hint_layout(plays, width)
     label = f"{player}'s play" if len(player) + 7 <= column else "play"
+    if _figures_first(column, width):
+        return f"{'':3}{'equity':>6} {player}'s play"
     return (f"{'':3}{label:<{column}} {'equity':>6}" + (f" {'MWC':>6}" if with_mwc else "")
             + (f"  {'cost':>6}" if with_loss and len(plays) > 1 else ""))
+
+
+def _figures_first(column: int, width: int) -> bool:
+    """Whether the longest play and its equity overflow a row of `width` columns (at 80x24, with plays of four
+    moves): then each row gives its equity first (a new user saw each equity wrapped to a line of its own)."""
+    return len("1. ") + column + len(" +0.000") > width
 
 
 def _hint_layout(plays: list[tuple[str, float, float | None, float]], width: int) -> tuple[int, bool, bool]:

@@ -159,6 +159,8 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
         assert [e.reason for e in _events(app, Refused)[-2:]] == ["no double is waiting for an answer",
                                                                    "there is no illegal play to accept"]
         assert "Not allowed (accept): there is no illegal play to accept" in str(app.query_one("#verdict").render())
+        # said once: at 80x24 the play list repeated each refusal and pushed the plays out of sight
+        assert not any("Not allowed" in str(line.text) for line in app.query_one("#plays").lines)
         # keys pressed on another screen are not the match's, hidden or not (they bubble up to the app)
         from companion.tui.keys import KeysScreen
 

@@ -70,6 +70,17 @@ def test_the_hint_header_names_each_column_over_it():
     assert hint_header(plays, 46, "Bo").split()[:2] == ["Bo's", "play"]  # whose plays, where the name fits
 
 
+def test_a_play_too_long_for_its_row_comes_after_its_equity():
+    """At 80x24 a new user saw plays of four moves push each equity to a line of its own."""
+    from companion.tui.app import hint_header, hint_rows
+
+    plays = [("bar/20 13/8(2) 6/1*", 0.527, 0.6, 0.0), ("bar/15 13/8 6/1*", 0.41, 0.58, 0.117)]
+    rows = hint_rows(plays, 26)
+    assert rows == ["1. +0.527 bar/20 13/8(2) 6/1*", "2. +0.410 bar/15 13/8 6/1*"]
+    assert hint_header(plays, 26, "Bob").split() == ["equity", "Bob's", "play"]
+    assert hint_rows(plays, 40)[0].startswith("1. bar/20 13/8(2) 6/1*")  # where it fits, the play comes first
+
+
 def test_the_numbers_can_be_the_player_on_rolls_own_with_his_name_beside_them():
     """A new user could not find where the second player's `bar/22*` or hint `bar/17*` went: they are in his own
     numbering, and the board was numbered for player 0 only."""
