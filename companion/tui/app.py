@@ -559,11 +559,16 @@ class CompanionApp(App):
         self.push_screen(editor, self._position_edited)
 
     def _position_edited(self, edited: EditedPosition | None) -> None:
-        if edited is not None:
-            command = UserCommand(Command.SET_POSITION, edited.player, position=edited.position)
-            for observation in position_set(command, edited.dice, self.recorder.referee.game,
-                                            len(self.recorder.observations) + 1):
-                self.apply(observation)
+        if edited is None:
+            return
+        command = UserCommand(Command.SET_POSITION, edited.player, position=edited.position)
+        observations = position_set(command, edited.dice, self.recorder.referee.game,
+                                    len(self.recorder.observations) + 1)
+        if edited.dice is not None and len(observations) == 1:  # said, not dropped without a word
+            self.notify(f"The XGID's {edited.dice[0]}{edited.dice[1]} is not thrown: its player is not the one to "
+                        "roll now (the position is taken)", severity="warning")
+        for observation in observations:
+            self.apply(observation)
 
     def action_focus_input(self) -> None:
         self.query_one("#command", Input).focus()

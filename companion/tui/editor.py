@@ -20,6 +20,7 @@ from textual.widgets import Footer, Input, Static
 from companion.errors import CompanionError
 from companion.rules import BAR, CHECKERS, GameState, Phase, Position, parse_position_text
 from companion.referee.typed import xgid_dice
+from companion.rules.xgid import parse_xgid
 from companion.tui.board import MY_BAR, THEIR_BAR, render_board
 
 _ROWS = (
@@ -211,6 +212,9 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         # a pasted XGID's dice are its player's: thrown only if he is the one who rolls now (not after `r`, nor
         # mid-game when the turn, which is kept, is the other player's)
         dice = self.dice if self.dice_player == self.roller else None
+        if self.dice is not None and dice is None:
+            self.notify(f"The XGID's {self.dice[0]}{self.dice[1]} is not thrown: it is {self.names[self.roller]} who "
+                        "rolls now (the position is taken)", severity="warning")
         if self.roller != self.viewer:
             self.dismiss(EditedPosition(position.swap(), self.roller, dice))
         else:
@@ -240,6 +244,9 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         side = self.roller if turn is None else turn
         self.load(on_turn if side == self.viewer else on_turn.swap())
         self.dice, self.dice_player = xgid_dice(text), turn
+        if text.upper().startswith("XGID=") and parse_xgid(text).match != self.game.match:
+            self.notify("The XGID's position is taken, not its score, match length or cube: those are the match's",
+                        severity="warning")
         message.input.value = ""
         self.set_focus(None)
         self.refresh_board()
@@ -252,13 +259,15 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         self.query_one("#editor-board", Static).update(
             render_board(game, self.viewer, dice=(), cursor=self.cursor, names=self.names))
         here = self.cursor
+        mine, theirs = self.names[self.viewer], self.names[1 - self.viewer]  # by name: "yours" named no one
         if here in self.bars:
-            what = f"{'your' if here == MY_BAR else 'their'} bar: {self.bars[here]}"
+            what = f"{mine if here == MY_BAR else theirs}'s bar: {self.bars[here]}"
         else:
             n = self.counts[here]
-            what = f"point {here}: " + (f"{n} of yours" if n > 0 else f"{-n} of theirs" if n < 0 else "empty")
+            what = (f"{mine}'s point {here}: "
+                    + (f"{n} of {mine}'s" if n > 0 else f"{-n} of {theirs}'s" if n < 0 else "empty"))
         lines = [
-            f"[b]{what}[/]",
+            f"[b]{what}[/]  [dim](+ one more of {mine}'s, - of {theirs}'s)[/]",
             f"{self.names[self.viewer]} ●  {CHECKERS - position.player[0]} on the board, {position.player[0]} off",
             f"{self.names[1 - self.viewer]} ○  {CHECKERS - position.opponent[0]} on the board, "
             f"{position.opponent[0]} off",

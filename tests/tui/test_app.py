@@ -651,6 +651,8 @@ async def test_the_board_set_up_by_hand_becomes_the_referees_position(tmp_path):
         # the camera missed it: Ann has a third checker on her 5-point from her 8-point
         await pilot.press("minus", "right", "right", "right", "right", "plus")
         assert editor.cursor == 5  # past the 7-point and the bar
+        # whose checkers, by name ("3 of yours" named no one)
+        assert str(editor.query_one("#editor-status").render()).startswith("Ann's point 5: 3 of Ann's")
         await pilot.press("u", "n")  # the game's keys do nothing behind the editor: no undo, no new game
         await pilot.pause()
         field = editor.query_one("#editor-id")
@@ -755,7 +757,7 @@ async def test_an_xgid_s_dice_are_thrown_only_for_the_player_who_rolls_now(tmp_p
 
     from companion.referee import PositionSet, Rolled
 
-    bottoms = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"  # player 1 on turn (the bottom), 52
+    bottoms = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"  # player 1 on turn (the bottom), 52; to 7
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31", "8/5 6/5", "64", "24/18 13/9")  # Ann to roll
@@ -766,6 +768,9 @@ async def test_an_xgid_s_dice_are_thrown_only_for_the_player_who_rolls_now(tmp_p
         await pilot.pause()
         game = app.recorder.referee.game
         assert len(_events(app, PositionSet)) == 1 and game.turn == 0 and game.dice is None
+        said = [str(n.message) for n in app._notifications]
+        assert any("The XGID's 52 is not thrown" in m for m in said)  # said, not dropped without a word
+        assert any("not its score, match length or cube" in m for m in said)  # a 7-point match's XGID in a 5
     app = _app(tmp_path / "opening")
     async with app.run_test(size=SIZE) as pilot:
         editor = await _open_editor(pilot)
