@@ -463,6 +463,8 @@ class CompanionApp(App):
             message.input.select_all()
             return
         if any(isinstance(o, UserCommand) and self._double_while_a_play_is_typed(o.command) for o in observations):
+            message.input.value = text  # kept, selected, as any refused line is
+            message.input.select_all()
             return
         for observation in observations:
             self.apply(observation)

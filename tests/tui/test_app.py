@@ -821,6 +821,7 @@ async def test_a_typed_double_while_a_roll_waits_for_its_typed_play_is_refused(t
         entries = len(app.recorder.observations)
         await _type(pilot, "double")
         assert "Not now" in str(app.query_one("#verdict").render()) and len(app.recorder.observations) == entries
+        assert app.query_one("#command").value == "double"  # kept, as any refused line is
         assert not _events(app, DoubleOffered) and not _events(app, IllegalPlay)
 
 
