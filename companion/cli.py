@@ -334,6 +334,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
         mode = args.mode or recorder.header.mode or "record"
         clock = None
+        if args.resume and recorder.clock_used is not None and not args.clock:
+            print("note: this match was played with a match clock: resume it with --clock DELAY,RESERVE to keep it "
+                  "(the time used is in the journal)", file=sys.stderr)
         if args.clock:
             from companion.rules.clock import MatchClock
 
@@ -348,8 +351,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
             source.stop()
         recorder.close()
         if recorder.journal is not None and not args.no_ui:
-            print(f"The match is journalled in {recorder.journal.path}\n"
-                  f"  go on with it: companion run --resume {recorder.journal.path}")
+            print(f"The match is journalled in {recorder.journal.path}")
+            if recorder.referee.state.match_over:
+                print(f"  it is over: companion run --replay {recorder.journal.path} --no-ui --out match.mat "
+                      "exports it")
+            else:  # the clock is not in the journal's header: the command carries it
+                clock = f" --clock {args.clock[0]:g},{args.clock[1]:g}" if args.clock else ""
+                print(f"  go on with it: companion run --resume {recorder.journal.path}{clock}")
 
 
 def _same_match(recorder, loaded, args: argparse.Namespace) -> None:

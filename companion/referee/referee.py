@@ -138,6 +138,11 @@ class Referee:
     def match(self) -> MatchState:
         return self._state.game.match
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether an UNDO has something to take back."""
+        return bool(self._history)
+
     def checkpoint(self) -> tuple:
         """Where the referee stands now; `rewind` returns to it (an observation that could not be journalled)."""
         return self._state, self._started, len(self._history), len(self.events)

@@ -148,10 +148,14 @@ class CommandLine(Input):
         await super()._on_key(event)
 
 
-SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double"})
+SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double", "undo", "clock"})
 """Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Double while the
-next player to roll may double, Take and Pass while a double waits. Pressed at another time they still act, and say
-why they do not apply."""
+next player to roll may double, Take and Pass while a double waits, Undo while there is something to undo, Clock with
+a match clock. Pressed at another time they still act, and say why they do not apply."""
+
+INTO_THE_GAME = frozenset({"accept", "correct", "double", "take", "pass_double", "beaver", "undo", "new_game",
+                           "edit_position"})
+"""Keys that act on the game: none applies while a replay or the demo's film plays it (they say so)."""
 
 def game_waits_for_a_typed_play(game: GameState, source) -> bool:
     """Whether a roll waits for a play that will be typed (no camera watches the board)."""
@@ -169,6 +173,12 @@ def key_is_typed(character: str, state: RefereeState) -> bool:
     return (state.game.phase is Phase.PLAY and state.pending is None
             and character in TYPED_WHILE_A_PLAY_IS_DUE)
 
+
+TYPING_HELP = "dice (31), a play (8/5 6/5), resign 2; ? lists the keys"
+"""The input line's placeholder while the match goes on."""
+
+MATCH_OVER_HELP = "e exports it, v reviews it, q quits"
+"""What is left to do once the match is over (the input line's placeholder then)."""
 
 WIDE_FROM = 110
 """Columns from which the screen is wide (`-wide`): the side panel has room for equities with their chances."""
@@ -201,7 +211,7 @@ class CompanionApp(App):
         Binding("i", "copy_ids", "IDs", show=False),
         Binding("v", "review", "Review"),
         Binding("l", "illegal_view", "Look", show=False),
-        Binding("k", "clock", "Clock", show=False),
+        Binding("k", "clock", "Clock"),
         Binding("colon", "focus_input", "Type", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -257,7 +267,13 @@ class CompanionApp(App):
                 yield SystemCommand(title, help_text, getattr(self, f"action_{name}"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hides from the footer the answers that do not apply now (`SHOWN_WHILE_THEY_APPLY`)."""
+        """Hides from the footer the keys that do not apply now (`SHOWN_WHILE_THEY_APPLY`, `INTO_THE_GAME`)."""
+        if action in INTO_THE_GAME and plays_the_game(self.source):
+            return False
+        if action == "clock":
+            return self.clock is not None
+        if action == "undo":
+            return self.recorder.referee.can_undo
         if action not in SHOWN_WHILE_THEY_APPLY:
             return True
         state = self.recorder.referee.state
@@ -282,7 +298,7 @@ class CompanionApp(App):
         if self.screen is not self.default_screen:
             return
         action = self.single_keys.get(event.character or "")
-        if action in SHOWN_WHILE_THEY_APPLY and not self.check_action(action, ()):
+        if action in SHOWN_WHILE_THEY_APPLY | INTO_THE_GAME and not self.check_action(action, ()):
             getattr(self, f"action_{action}")()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -337,7 +353,7 @@ class CompanionApp(App):
                 yield FittedText(id="ids")
                 yield FittedText(id="hints")
                 yield Static(id="cube")
-        yield CommandLine(placeholder="dice (31), a play (8/5 6/5), resign 2; ? lists the keys",
+        yield CommandLine(placeholder=TYPING_HELP,
                           id="command")
         yield Footer()
 
@@ -350,8 +366,10 @@ class CompanionApp(App):
         pending = self.recorder.referee.state.pending
         if pending is not None:  # the correction prompt was on screen when the app stopped
             self._verdict_from([pending.event])
-        elif self.recorder.last_events:
-            self._verdict_from(self.recorder.last_events)
+        elif said := ([e for e in self.recorder.last_events if not isinstance(e, Refused)]
+                      or [e for e in self.recorder.referee.events if not isinstance(e, Refused)][-1:]):
+            # a resumed match: its last verdict, not a refusal of a key pressed before it stopped
+            self._verdict_from(said)
         else:
             self.show_verdict(self._opening_help())
         if self.mode == "train" and self.recorder.observations:
@@ -442,14 +460,15 @@ class CompanionApp(App):
         if not text:
             return
         if text.lower() not in self.single_keys and self._mixes_into_the_source():
-            message.input.value = text  # kept, selected, for when the game is over
-            message.input.select_all()
-            return
+            return  # not kept: a line left on it would take the keys (q typed a q instead of quitting)
         referee = self.recorder.referee
         if text.lower() in self.single_keys and referee.state.resign_offer is None:
             # a key typed because it began a word (`key_is_typed`), entered alone: its action, as the key's
             # (`n` asks first, as it does pressed; typed as a word, `n` would not)
             await self.act_on_key(self.single_keys[text.lower()])
+            return
+        if referee.state.match_over:  # it was journalled and came to nothing, with nothing said
+            self.show_verdict(f"[b yellow]The match is over[/]: nothing more is recorded. {MATCH_OVER_HELP}")
             return
         try:
             observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
@@ -583,8 +602,13 @@ class CompanionApp(App):
         self.refresh_view()
 
     def action_deep(self) -> None:
-        if self.mode != "referee":
-            self.analyse(self.recorder.referee.game, DEEP)
+        if self.mode == "referee":
+            self.notify("Referee mode gives no analysis", severity="warning")
+            return
+        if not self.hints_shown:  # the deeper look shows where the hints do: with hints hidden it said nothing
+            self.hints_shown = True
+            self.refresh_view()
+        self.analyse(self.recorder.referee.game, DEEP)
 
     def action_copy_ids(self) -> None:
         game = self.recorder.referee.game
@@ -835,6 +859,8 @@ class CompanionApp(App):
 
     def refresh_view(self) -> None:
         self.refresh_bindings()  # the footer's answers follow the state (`check_action`)
+        over = self.recorder.referee.state.match_over
+        self.query_one("#command", Input).placeholder = f"the match is over: {MATCH_OVER_HELP}" if over else TYPING_HELP
         self.run_clock()
         game = self.recorder.referee.game
         # numbered for the player on roll: his plays and hints are in his numbering
@@ -994,10 +1020,15 @@ def hint_header(plays: list[tuple[str, float, float | None, float]], width: int,
             + (f"  {'cost':>6}" if with_loss and len(plays) > 1 else ""))
 
 
+FIGURES_FIRST_BELOW = 36
+"""Panels narrower than this give each hint's equity before its play: the longest plays (four moves, hits, the bar)
+with their equity need it (at 80x24 each equity wrapped to a line of its own). By width alone, so the columns do not
+swap from one position to the next."""
+
+
 def _figures_first(column: int, width: int) -> bool:
-    """Whether the longest play and its equity overflow a row of `width` columns (at 80x24, with plays of four
-    moves): then each row gives its equity first (a new user saw each equity wrapped to a line of its own)."""
-    return len("1. ") + column + len(" +0.000") > width
+    """Whether each hint row gives its equity first: in a narrow panel, or where even so the plays do not fit."""
+    return width < FIGURES_FIRST_BELOW or len("1. ") + column + len(" +0.000") > width
 
 
 def _hint_layout(plays: list[tuple[str, float, float | None, float]], width: int) -> tuple[int, bool, bool]:

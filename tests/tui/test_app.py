@@ -567,7 +567,8 @@ async def test_typing_while_a_recorded_game_plays_is_refused_not_mixed_into_it(t
         await pilot.press("u", "d")
         await pilot.pause()
         assert len(app.recorder.observations) == seen == 1  # nothing typed or commanded reached the referee
-        assert app.query_one("#command").value == "31" == app.query_one("#command").selected_text  # kept
+        # not kept: a line left on it took the next keys (a new user's q typed a q in the demo instead of quitting)
+        assert app.query_one("#command").value == ""
         source.stop()
         await app.workers.wait_for_complete()
         await pilot.pause()

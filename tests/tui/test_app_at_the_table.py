@@ -609,3 +609,73 @@ async def test_a_beaver_gives_the_cube_to_the_beaverer_and_says_so(tmp_path):
         match = app.recorder.referee.match
         assert (match.cube, match.cube_owner) == (4, 0)
         assert "Ann beavers: the cube is at 4, on Ann's side" in _log(app) and "still his" not in _log(app)
+
+
+# -- a fourth new user's trial ------------------------------------------------------------------------------
+
+
+async def test_input_after_the_match_is_over_is_refused_and_not_journalled(tmp_path):
+    """Dice typed after the match was won were journalled and came to nothing, with nothing said; the line still
+    asked for dice and plays."""
+    app = _app(tmp_path, length=1)
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31", "resign 1")
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.recorder.referee.state.match_over
+        entries = len(app.recorder.observations)
+        await _type(pilot, "31")
+        assert "The match is over" in app.verdict and len(app.recorder.observations) == entries
+        assert app.query_one("#command").placeholder.startswith("the match is over")
+
+
+async def test_a_resumed_match_shows_its_last_verdict_not_a_refused_key_and_undo_shows_when_it_can(tmp_path):
+    from tests.tui.test_app import _footer
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert "Undo" not in _footer(app)  # nothing to undo yet
+        await _type(pilot, "31", "8/5 6/5")
+        assert "Undo" in _footer(app)
+        app.set_focus(None)
+        await pilot.press("p")  # refused: no double waits
+        await pilot.pause()
+        assert "(pass): no double is waiting" in app.verdict
+    app.recorder.close()
+    resumed = CompanionApp(Recorder.resume(tmp_path / "m.jsonl"), mode="record")
+    async with resumed.run_test(size=(120, 40)) as pilot:
+        assert "Not allowed" not in resumed.verdict and "8/5 6/5" in resumed.verdict
+    resumed.recorder.close()
+
+
+async def test_x_with_hints_hidden_shows_them_and_the_film_hides_the_games_keys(tmp_path):
+    """`x` with hints hidden looked deeper and showed nothing; while the demo's film played its game, the footer
+    offered Double, Undo and Set up, which could only say it was playing."""
+    import threading
+
+    from tests.tui.test_app import _footer
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31")
+        assert not app.hints_shown
+        app.set_focus(None)
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.hints_shown
+
+    class Film:  # plays its game, as the demo's film does (`sources.plays_the_game`)
+        playing = threading.Event()
+
+        def run(self, emit, status):
+            pass
+
+        def stop(self):
+            pass
+
+    Film.playing.set()
+    film = _app(tmp_path / "film", source=Film())
+    async with film.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        shown = _footer(film)
+        assert not {"Double", "Undo", "Set up"} & set(shown) and "Review" in shown

@@ -53,8 +53,9 @@ def test_each_hint_row_fits_its_panel_whole_the_loss_then_the_chances_left_out_f
         rows = hint_rows(plays, width)
         assert len(rows) == 3 and all(row.startswith(f"{i}. ") for i, row in enumerate(rows, start=1))
         assert all(len(row) <= width for row in rows)
-    assert "57.7%" in hint_rows(plays, 30)[0] and "-0.285" not in hint_rows(plays, 30)[1]
-    assert "-0.285" in hint_rows(plays, 34)[1] and "%" not in hint_rows(plays, 20)[0]
+    long = [("bar/20 13/8(2)", e, mwc, loss) for _, e, mwc, loss in plays]  # 3 + 14 + 7, + 7 for the chances
+    assert "57.7%" in hint_rows(long, 36)[0] and "-0.285" not in hint_rows(long, 36)[1]
+    assert "-0.285" in hint_rows(plays, 36)[1] and "%" not in hint_rows(plays, 20)[0]
     assert "%" not in hint_rows([(p, e, None, loss) for p, e, _, loss in plays], 80)[0]  # money play: no chances
 
 
@@ -62,11 +63,15 @@ def test_the_hint_header_names_each_column_over_it():
     from companion.tui.app import hint_header, hint_rows
 
     plays = [("10/5* 8/5", 0.215, 0.577, 0.0), ("8/5* 6/1", -0.070, 0.559, 0.285)]
-    for width, names in ((20, ["play", "equity"]), (30, ["play", "equity", "MWC"]),
-                         (46, ["play", "equity", "MWC", "cost"])):
+    for width, names in ((36, ["play", "equity", "MWC", "cost"]), (46, ["play", "equity", "MWC", "cost"])):
         header, row = hint_header(plays, width, "Ann"), hint_rows(plays, width)[1]
         assert header.split() == names and len(header) == len(row) <= width  # each name ends over its figures
         assert header.index("equity") + 6 == row.index("-0.070") + 6
+    long = [("bar/20 13/8(2)", e, mwc, loss) for _, e, mwc, loss in plays]
+    assert hint_header(long, 36, "Ann").split() == ["Ann's", "play", "equity", "MWC"]  # no room left for the cost
+    # narrower than 36, each row gives its equity first, whatever the plays (the columns do not swap between turns)
+    assert hint_header(plays, 30, "Ann").split() == ["equity", "Ann's", "play"]
+    assert hint_rows(plays, 30)[0] == "1. +0.215 10/5* 8/5"
     assert hint_header(plays, 46, "Bo").split()[:2] == ["Bo's", "play"]  # whose plays, where the name fits
 
 
