@@ -196,7 +196,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         field = self.query_one("#editor-id", Input)
         if self.focused is not field:
             event.stop()
-            field.focus()
+            self.set_focus(field)  # at once, as for typed keys: an Enter right after the paste is the field's
             field.value = event.text.strip()
             field.cursor_position = len(field.value)
 
