@@ -49,6 +49,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _speed(text: str) -> float:
+    """An argparse type: how many times a video's own pace it plays at, 0 for as fast as it is read."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a speed (1: as filmed, 2: twice as fast)") from None
+    if not 0 <= value <= 1000:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"speed {text}: give 0 (as fast as it is read) or a factor up to 1000")
+    return value
+
+
 def _clock(text: str) -> tuple[float, float]:
     """An argparse type: DELAY,RESERVE_PER_POINT in seconds (12,120: 12 s a move, 2 minutes a point)."""
     try:
@@ -263,11 +274,15 @@ def _recorder_for(args: argparse.Namespace):
 def _source_for(args: argparse.Namespace, delay: float):
     from companion.sources import CameraSource, DiceCupSource, ReplaySource, Sources
 
+    if args.speed != 1.0 and not args.video:
+        raise CompanionError("--speed is how fast a --video file plays; a camera and a replay (--delay) keep "
+                             "their own pace")
     if args.camera is not None or args.video:
         from companion.vision.profile import Profile, default_profile_path
 
         profile = Profile.load(Path(args.profile) if args.profile else default_profile_path())
-        camera = CameraSource(args.video or str(args.camera), profile, read_dice=not args.dicecup)
+        camera = CameraSource(args.video or str(args.camera), profile, read_dice=not args.dicecup,
+                              speed=args.speed or None)
         if args.dicecup:
             return Sources([camera, DiceCupSource(None if args.dicecup == "auto" else args.dicecup)]), None
         return camera, None
@@ -993,6 +1008,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-ui", action="store_true", help="no app: process the source (or typed lines) to a record")
     run.add_argument("--out", type=Path, help="export the match here at the end (.mat or .sgf)")
     run.add_argument("--delay", type=_seconds, help="seconds between replayed observations")
+    run.add_argument("--speed", type=_speed, default=1.0,
+                     help="with --video: how fast a file or folder of frames plays against its own clock "
+                          "(2: twice as fast; 0: as fast as it is read); default 1, as it was filmed")
     run.add_argument("--seconds", type=_seconds, default=0, help="stop after this long")
     run.add_argument("--print-events", action="store_true", help="with --no-ui: print each event once journalled")
     run.add_argument("--clock", nargs="?", const=(12.0, 120.0), type=_clock, metavar="DELAY,PER_POINT",

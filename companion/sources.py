@@ -83,6 +83,9 @@ class CameraSource:
     """A `companion.vision.profile.Profile`."""
     read_dice: bool = True
     """False when a dice cup tells the dice: the camera then reads the board and the cube."""
+    speed: float | None = 1.0
+    """How fast a video file or folder plays against its own clock (`capture.at_speed`); None: as fast as it is
+    read. A camera or a stream is its own clock."""
     stop_event: threading.Event = field(default_factory=threading.Event)
     confirmed: queue.SimpleQueue = field(default_factory=queue.SimpleQueue)
     """Board readings the referee took (`confirm`), for the reading thread to learn from."""
@@ -93,13 +96,16 @@ class CameraSource:
         self.confirmed.put(board)
 
     def run(self, emit: Emit, status: Status) -> None:
-        from companion.vision.capture import Frame, open_source
+        from companion.vision.capture import Frame, at_speed, open_source
         from companion.vision.watch import BoardWatcher
 
         watcher = BoardWatcher(self.profile, dice=self.read_dice)  # type: ignore[arg-type]
         source = open_source(self.spec)
         frames, since, latency = 0, time.monotonic(), 0.0
-        for item in source.frames():
+        items = source.frames()
+        if not source.live and self.speed is not None:
+            items = at_speed(items, self.speed, wait=self.stop_event.wait)
+        for item in items:
             if self.stop_event.is_set():
                 source.stop()
                 break

@@ -59,6 +59,8 @@ def test_resume_goes_on_with_the_same_replayed_match(tmp_path):
     ["run", "--length", "-1"],
     ["run", "--delay", "-2"],
     ["run", "--camera", "-1"],
+    ["run", "--speed", "fast"],
+    ["run", "--speed", "-1"],
     ["analyse", "--top", "-3"],
     ["analyse", "--top", "0"],
     ["render", "--count", "-1", "--out", "x"],
@@ -113,6 +115,11 @@ def test_run_and_calibrate_with_a_missing_camera_give_up_quietly(tmp_path):
     assert calibrate.returncode == 2 and "cannot open camera 99" in calibrate.stderr
     for result in (run, calibrate):
         assert "WARN" not in result.stderr and "VIDEOIO" not in result.stderr  # OpenCV's own logging is silent
+
+
+def test_speed_goes_with_a_video_only(tmp_path):
+    result = _companion("run", "--no-ui", "--camera", "99", "--speed", "2", "--journal", str(tmp_path / "c.jsonl"))
+    assert result.returncode == 2 and "--speed is how fast a --video file plays" in result.stderr
 
 
 def test_the_camera_source_says_why_it_cannot_open_on_every_try():

@@ -4,6 +4,9 @@ each with a timestamp. A camera that vanishes is reported and reopened; nothing 
     source = open_source("0")                  # or "match.mp4", "frames/", "http://phone:8080/video"
     for item in source.frames():               # Frame, or Status when something changed
         ...
+
+A file or folder yields its frames as fast as they are read; `at_speed` plays them against their own clock, as the
+camera that filmed them saw the table (a live source is its own clock).
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ class Status:
 
 class FrameSource:
     """Base of the sources: `frames()` yields `Frame`s and `Status`es until the source ends or `stop()`."""
+
+    live = False
+    """Whether frames come as the world makes them (a camera, a stream), not as fast as they are read (a file)."""
 
     def __init__(self) -> None:
         self._stopped = False
@@ -155,6 +161,25 @@ class StreamSource(FrameSource):
             capture.release()
 
 
+def at_speed(items: Iterator[Frame | Status], speed: float = 1.0, *, clock=time.monotonic,
+             wait=time.sleep) -> Iterator[Frame | Status]:
+    """`items` of a file or folder, each frame held back until its own time (`Frame.time`, from the first frame's)
+    has passed at `speed` (2.0: twice as fast), so that a recorded game is watched at the pace it was played:
+    otherwise a whole match's plays and rolls reach the referee within seconds. Frames read late are not dropped
+    (a file's every frame is read). `wait(seconds)` is the sleep (a stop event's `wait` ends it at a stop)."""
+    if speed <= 0:
+        raise ValueError(f"speed must be above 0, not {speed}")
+    start = first = None
+    for item in items:
+        if isinstance(item, Frame):
+            if start is None:
+                start, first = clock(), item.time
+            ahead = start + (item.time - first) / speed - clock()
+            if ahead > 0:
+                wait(ahead)
+        yield item
+
+
 def open_source(spec: str, *, fps: float = 20.0) -> FrameSource:
     """A device index ("0"), a URL ("http://...", "rtsp://..."), a folder of images, or a video file."""
     if spec.isdigit():
@@ -169,4 +194,5 @@ def open_source(spec: str, *, fps: float = 20.0) -> FrameSource:
     return StreamSource(str(path), live=False)
 
 
-__all__ = ["CaptureError", "FolderSource", "Frame", "FrameSource", "Status", "StreamSource", "open_source"]
+__all__ = ["CaptureError", "FolderSource", "Frame", "FrameSource", "Status", "StreamSource", "at_speed",
+           "open_source"]

@@ -1,6 +1,7 @@
 """Capture from files, folders and (simulated) vanishing cameras; stillness gating on rendered game films."""
 
 import json
+import threading
 
 import cv2
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 from companion.sim import STYLES, Effects, Pose
 from companion.sim.video import GameFilm, self_play, write_film
 from companion.vision import CaptureError, Frame, Status, StillnessGate, open_source
-from companion.vision.capture import StreamSource
+from companion.vision.capture import StreamSource, at_speed
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +112,72 @@ def _still_runs(labels, min_frames):
                 runs.append((start, i - 1))
             start = None
     return runs
+
+
+# -- a video file is watched at the pace it was filmed --------------------------------------------------------
+
+
+def test_a_folder_plays_at_its_own_pace_at_the_speed_asked(film):
+    folder, count, _ = film
+    now, waited = [0.0], []
+
+    def wait(seconds):
+        waited.append(seconds)
+        now[0] += seconds
+
+    items = list(at_speed(open_source(str(folder / "frames")).frames(), 2.0, clock=lambda: now[0], wait=wait))
+    frames = [item for item in items if isinstance(item, Frame)]
+    assert len(frames) == count and isinstance(items[0], Status) and isinstance(items[-1], Status)
+    assert waited == pytest.approx([0.05 / 2] * (count - 1))  # 20 fps, twice as fast
+    assert now[0] == pytest.approx(frames[-1].time / 2)
+
+
+def test_frames_read_late_are_not_held_back_nor_dropped():
+    image = np.zeros((2, 2, 3), np.uint8)
+    frames = [Frame(image, t, i) for i, t in enumerate((0.0, 0.1, 0.2, 0.3))]
+    ticks, waited = iter([0.0, 0.0, 1.0, 1.0, 1.0]), []
+    out = list(at_speed(iter(frames), 1.0, clock=lambda: next(ticks), wait=waited.append))
+    assert out == frames and waited == []
+    with pytest.raises(ValueError):
+        list(at_speed(iter(frames), 0.0))
+
+
+class _RecordedWaits(threading.Event):
+    """A stop event whose waits are noted, not slept."""
+
+    def __init__(self):
+        super().__init__()
+        self.waits = []
+
+    def wait(self, timeout=None):
+        self.waits.append(timeout)
+        return self.is_set()
+
+
+class _Blind:
+    """A board watcher that sees nothing: what is timed here is the source."""
+
+    status = type("WatchStatus", (), {"warning": "", "confidence": 1.0})()
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def feed(self, image, time):
+        return []
+
+
+@pytest.mark.parametrize("speed", [1.0, None])
+def test_the_camera_source_plays_a_file_at_its_speed_or_as_fast_as_it_reads(film, monkeypatch, speed):
+    import companion.vision.watch as watch
+    from companion.sources import CameraSource
+
+    folder, count, _ = film
+    monkeypatch.setattr(watch, "BoardWatcher", _Blind)
+    stop = _RecordedWaits()
+    CameraSource(str(folder / "frames"), profile=None, speed=speed, stop_event=stop).run(lambda o: None,
+                                                                                        lambda s: None)
+    if speed is None:
+        assert stop.waits == []
+    else:
+        # the waits are noted, not slept: each frame is held back until the film's own time of it
+        assert len(stop.waits) == count - 1 and stop.waits[-1] == pytest.approx((count - 1) / 20, abs=0.5)
