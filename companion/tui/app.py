@@ -270,8 +270,8 @@ class CompanionApp(App):
         """Hides from the footer the keys that do not apply now (`SHOWN_WHILE_THEY_APPLY`, `INTO_THE_GAME`)."""
         if action in INTO_THE_GAME and plays_the_game(self.source):
             return False
-        if action == "clock":
-            return self.clock is not None
+        if action == "clock":  # shown while there is a running clock to pause, or a paused one to restart
+            return self.clock is not None and (self.clock_paused or not self._clock_stands())
         if action == "undo":
             return self.recorder.referee.can_undo
         if action not in SHOWN_WHILE_THEY_APPLY:
@@ -670,7 +670,7 @@ class CompanionApp(App):
             return
         game = self.recorder.referee.game
         now = self._now()
-        if self.clock_paused or game.phase in (Phase.OPENING, Phase.OVER):
+        if self.clock_paused or self._clock_stands():
             self.clock = self.clock.stop(now)
         else:
             self.clock = self.clock.start(game.turn, now)
@@ -680,8 +680,19 @@ class CompanionApp(App):
         if self.clock is None:
             self.notify("No match clock: start with companion run --clock", severity="warning")
             return
+        if self._clock_stands() and not self.clock_paused:
+            # nothing runs to be paused: a k pressed before the first roll (to start the clock, or to try the key)
+            # used to leave it paused once the game began, which no one had asked for
+            self.notify("The clock stands between games: from the opening roll it runs for the player to act, and k "
+                        "pauses it")
+            return
         self.clock_paused = not self.clock_paused
         self.run_clock()
+        self.refresh_bindings()  # the footer's Clock follows (`check_action`)
+
+    def _clock_stands(self) -> bool:
+        """Whether the clock stands, as between games: before the opening roll and once a game is over."""
+        return self.recorder.referee.game.phase in (Phase.OPENING, Phase.OVER)
 
     def refresh_clock(self) -> None:
         if self.clock is None:

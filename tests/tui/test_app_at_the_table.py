@@ -520,6 +520,30 @@ async def test_the_match_clock_runs_for_the_player_to_act_is_journalled_and_rest
         assert again.clock.used == (18.0, 188.0)
 
 
+async def test_k_before_the_first_roll_leaves_the_clock_to_run_from_it_and_a_pause_is_kept(tmp_path):
+    """A new user pressed `k` before the first roll (the clock stood, "stopped") and found it paused after the roll.
+    Between games there is nothing to pause: `k` says when the clock runs, and the footer shows Clock from then."""
+    from companion.rules.clock import MatchClock
+    from tests.tui.test_app import _footer
+
+    now = [1000.0]
+    app = _app(tmp_path, length=3, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "Clock" not in _footer(app) and "Keys" in _footer(app)
+        await pilot.press("k")  # on the empty input line
+        await pilot.pause()
+        await _type(pilot, "31")
+        assert app.clock.running == 0 and not app.clock_paused  # Ann's clock runs
+        assert any("from the opening roll it runs" in str(n.message) for n in app._notifications)
+        assert "Clock" in _footer(app)
+        await pilot.press("k")  # a pause asked for while the clock runs is kept
+        await pilot.pause()
+        assert app.clock_paused and app.clock.running is None and "Clock" in _footer(app)
+        await _type(pilot, "8/5 6/5")
+        assert app.clock.running is None
+
+
 async def test_a_timer_tick_during_shutdown_is_quiet_and_a_missing_widget_while_running_is_not(tmp_path):
     """A shutdown stops the app running, then removes the screen's widgets while the screen is still attached: a
     clock tick then finds no #clock (a CI run once failed so under load). While the app runs, that is a bug."""
