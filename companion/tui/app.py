@@ -246,7 +246,8 @@ class CompanionApp(App):
         self.single_keys["?"] = "keys"
         self.club = club
         """The board's link to the club server (a `club.publisher.Publisher`), or None."""
-        self.hints_shown = mode == "train"
+        self.hints_shown = recorder.hints_shown if recorder.hints_shown is not None else mode == "train"
+        """Shown in train mode, in record mode after `h`; a resumed match as it was (`_show_hints`)."""
         self._reviewer: Reviewer | None = None
         self.source_status = "keyboard"
         self.verdict = ""
@@ -598,7 +599,17 @@ class CompanionApp(App):
         if self.mode == "referee":
             self.notify("Hints are hidden in referee mode", severity="warning")
             return
-        self.hints_shown = not self.hints_shown
+        self._show_hints(not self.hints_shown)
+
+    def _show_hints(self, shown: bool) -> None:
+        """Hints shown or hidden, and journalled: a resumed match shows them as they were (a display setting, not an
+        event of the match, kept as the mode is, beside it)."""
+        self.hints_shown = shown
+        if self.recorder.journal is not None:
+            try:
+                self.recorder.journal.append_hints(shown)
+            except CompanionError as exc:  # the screen follows the key all the same
+                self.notify(str(exc), severity="error")
         self.refresh_view()
 
     def action_deep(self) -> None:
@@ -606,8 +617,7 @@ class CompanionApp(App):
             self.notify("Referee mode gives no analysis", severity="warning")
             return
         if not self.hints_shown:  # the deeper look shows where the hints do: with hints hidden it said nothing
-            self.hints_shown = True
-            self.refresh_view()
+            self._show_hints(True)
         self.analyse(self.recorder.referee.game, DEEP)
 
     def action_copy_ids(self) -> None:

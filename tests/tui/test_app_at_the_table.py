@@ -194,6 +194,26 @@ async def test_resume_shows_the_last_verdict(tmp_path):
         assert resumed.mode == "record" and "Ann plays 31: 8/5 6/5" in resumed.verdict
 
 
+async def test_resume_restores_the_hints_as_h_left_them(tmp_path):
+    """A new user showed the hints in record mode (hid them in train mode) with `h`; a resumed match had them back
+    as the mode has them."""
+    for mode in ("record", "train"):
+        app = _app(tmp_path, mode=mode, name=mode)
+        async with app.run_test(size=SMALL) as pilot:
+            await _type(pilot, "31")
+            await pilot.press("h")  # on the empty input line
+            await pilot.pause()
+            assert app.hints_shown == (mode == "record")
+        app.recorder.close()
+        resumed = CompanionApp(Recorder.resume(tmp_path / f"{mode}.jsonl"))  # no mode given: the journal's
+        async with resumed.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert resumed.mode == mode and resumed.hints_shown == (mode == "record"), mode
+            assert ("hints hidden (h)" in _text(resumed, "#hints")) == (mode == "train")
+            await resumed.workers.wait_for_complete()
+        resumed.recorder.close()
+
+
 # -- defect 10: words and numbers ----------------------------------------------------------------------
 
 
