@@ -21,7 +21,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.club.topics import ClubURL, JournalMessage, ack_topic, board_user, check_name, decode_ack, journal_topic
-from companion.record.journal import Journal, JournalError, is_ack_line
+from companion.record.journal import Journal, JournalError, is_aside_line
 
 WINDOW = 200
 """Lines sent ahead of the acknowledgement: enough to stream a match at any speed, small enough to resend."""
@@ -143,8 +143,8 @@ class Publisher:
         self._offset += len(chunk)
         data = self._partial + chunk
         *complete, self._partial = data.split(b"\n")  # a line still being written waits for its newline
-        with self._lock:  # line n of the list is entry n: the journal's own acknowledgement lines are not sent
-            self.lines.extend(line for line in complete if line.strip() and not is_ack_line(line))
+        with self._lock:  # line n of the list is entry n: the journal's acknowledgement and hints lines are not sent
+            self.lines.extend(line for line in complete if line.strip() and not is_aside_line(line))
 
     def _send(self) -> None:
         with self._lock:

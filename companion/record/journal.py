@@ -7,8 +7,9 @@ A crash can tear only the last line; reading drops a torn last line and says so,
 error naming the line.
 
 In club mode the journal also keeps the club server's acknowledgements, as lines of their own (`{"ack":N}`: the
-server has stored every line up to entry N), so the board knows after any crash where sending resumes. They are
-not entries: reading the match, exporting it and sending it skip them.
+server has stored every line up to entry N), so the board knows after any crash where sending resumes. The app's
+hints, shown or hidden (`h`), are lines of their own too (`{"hints":true}`), so a resumed match shows them as they
+were. Neither is an entry: reading the match, exporting it and sending it skip them.
 """
 
 from __future__ import annotations
@@ -80,9 +81,12 @@ class JournalContents:
     """The match clock's reserve used by each player, as last journalled (None: no clock)."""
     acked: int = -1
     """The last entry number the club server acknowledged, as last journalled (-1: none)."""
+    hints: bool | None = None
+    """Whether the app showed hints, as last journalled (None: never toggled, so as the mode has them)."""
 
 
 ACK_PREFIX = b'{"ack":'
+HINTS_PREFIX = b'{"hints":'
 
 
 def is_ack_line(line: bytes) -> bool:
@@ -90,10 +94,16 @@ def is_ack_line(line: bytes) -> bool:
     return line.startswith(ACK_PREFIX)
 
 
+def is_aside_line(line: bytes) -> bool:
+    """A line beside the match, not an entry: a club acknowledgement or the app's hints toggle (written only by
+    `Journal.append_ack` and `append_hints`, always in these forms). Reading the match and sending it skip them."""
+    return line.startswith(ACK_PREFIX) or line.startswith(HINTS_PREFIX)
+
+
 def record_lines(raw: bytes) -> list[bytes]:
-    """The header and the entries of a journal's bytes, in order, without acknowledgements, blank lines or a torn
-    last line: what the club server must hold of this match."""
-    return [line for line in raw.split(b"\n")[:-1] if line.strip() and not is_ack_line(line)]
+    """The header and the entries of a journal's bytes, in order, without the lines beside the match
+    (`is_aside_line`), blank lines or a torn last line: what the club server must hold of this match."""
+    return [line for line in raw.split(b"\n")[:-1] if line.strip() and not is_aside_line(line)]
 
 
 def read_journal(path: str | Path) -> JournalContents:
@@ -110,6 +120,7 @@ def read_journal(path: str | Path) -> JournalContents:
     observations = []
     clock = None
     acked = -1
+    hints = None
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
@@ -118,13 +129,16 @@ def read_journal(path: str | Path) -> JournalContents:
             if is_ack_line(line):
                 acked = max(acked, int(entry["ack"]))
                 continue
+            if line.startswith(HINTS_PREFIX):
+                hints = bool(entry["hints"])
+                continue
             observations.append(observation_from_json(entry["obs"]))
             if "clock" in entry:
                 clock = (float(entry["clock"][0]), float(entry["clock"][1]))
         except (CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise JournalError(f"{p}, line {number}: {exc}") from exc
     good = len(raw) - len(tail)
-    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock, acked)
+    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock, acked, hints)
 
 
 def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
@@ -200,6 +214,12 @@ class Journal:
             self._write({"ack": int(n)})
             self.acked = int(n)
 
+    def append_hints(self, shown: bool) -> None:
+        """Keep whether the app shows hints (`h`): not the match's, but how its screen was, which a resume restores
+        as it restores the mode."""
+        with self._lock:
+            self._write({"hints": bool(shown)})
+
     def _write(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
         fd = self._handle.fileno()
@@ -221,5 +241,5 @@ class Journal:
             self._handle.close()
 
 
-__all__ = ["Journal", "JournalContents", "JournalError", "JournalHeader", "is_ack_line", "read_journal",
-           "record_lines"]
+__all__ = ["Journal", "JournalContents", "JournalError", "JournalHeader", "is_ack_line", "is_aside_line",
+           "read_journal", "record_lines"]

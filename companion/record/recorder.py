@@ -37,6 +37,8 @@ class Recorder:
         """On resume: the journal's last line had been cut short by the crash (and was dropped)."""
         self.clock_used: tuple[float, float] | None = None
         """The match clock's reserve used by each player, as last journalled (on resume)."""
+        self.hints_shown: bool | None = None
+        """Whether the app showed hints, as last journalled (on resume; None: as the mode has them)."""
         self.last_events: list[Event] = []
         """The last observation's events that were not empty: what a resumed app shows as its verdict."""
 
@@ -54,6 +56,7 @@ class Recorder:
         recorder.journal = journal
         recorder.torn = contents.torn
         recorder.clock_used = contents.clock
+        recorder.hints_shown = contents.hints
         return recorder
 
     def replay(self, observations) -> None:

@@ -246,7 +246,8 @@ class CompanionApp(App):
         self.single_keys["?"] = "keys"
         self.club = club
         """The board's link to the club server (a `club.publisher.Publisher`), or None."""
-        self.hints_shown = mode == "train"
+        self.hints_shown = recorder.hints_shown if recorder.hints_shown is not None else mode == "train"
+        """Shown in train mode, in record mode after `h`; a resumed match as it was (`_show_hints`)."""
         self._reviewer: Reviewer | None = None
         self.source_status = "keyboard"
         self.verdict = ""
@@ -270,8 +271,8 @@ class CompanionApp(App):
         """Hides from the footer the keys that do not apply now (`SHOWN_WHILE_THEY_APPLY`, `INTO_THE_GAME`)."""
         if action in INTO_THE_GAME and plays_the_game(self.source):
             return False
-        if action == "clock":
-            return self.clock is not None
+        if action == "clock":  # shown while there is a running clock to pause, or a paused one to restart
+            return self.clock is not None and (self.clock_paused or not self._clock_stands())
         if action == "undo":
             return self.recorder.referee.can_undo
         if action not in SHOWN_WHILE_THEY_APPLY:
@@ -598,7 +599,17 @@ class CompanionApp(App):
         if self.mode == "referee":
             self.notify("Hints are hidden in referee mode", severity="warning")
             return
-        self.hints_shown = not self.hints_shown
+        self._show_hints(not self.hints_shown)
+
+    def _show_hints(self, shown: bool) -> None:
+        """Hints shown or hidden, and journalled: a resumed match shows them as they were (a display setting, not an
+        event of the match, kept as the mode is, beside it)."""
+        self.hints_shown = shown
+        if self.recorder.journal is not None:
+            try:
+                self.recorder.journal.append_hints(shown)
+            except CompanionError as exc:  # the screen follows the key all the same
+                self.notify(str(exc), severity="error")
         self.refresh_view()
 
     def action_deep(self) -> None:
@@ -606,8 +617,7 @@ class CompanionApp(App):
             self.notify("Referee mode gives no analysis", severity="warning")
             return
         if not self.hints_shown:  # the deeper look shows where the hints do: with hints hidden it said nothing
-            self.hints_shown = True
-            self.refresh_view()
+            self._show_hints(True)
         self.analyse(self.recorder.referee.game, DEEP)
 
     def action_copy_ids(self) -> None:
@@ -670,7 +680,7 @@ class CompanionApp(App):
             return
         game = self.recorder.referee.game
         now = self._now()
-        if self.clock_paused or game.phase in (Phase.OPENING, Phase.OVER):
+        if self.clock_paused or self._clock_stands():
             self.clock = self.clock.stop(now)
         else:
             self.clock = self.clock.start(game.turn, now)
@@ -680,8 +690,19 @@ class CompanionApp(App):
         if self.clock is None:
             self.notify("No match clock: start with companion run --clock", severity="warning")
             return
+        if self._clock_stands() and not self.clock_paused:
+            # nothing runs to be paused: a k pressed before the first roll (to start the clock, or to try the key)
+            # used to leave it paused once the game began, which no one had asked for
+            self.notify("The clock stands between games: from the opening roll it runs for the player to act, and k "
+                        "pauses it")
+            return
         self.clock_paused = not self.clock_paused
         self.run_clock()
+        self.refresh_bindings()  # the footer's Clock follows (`check_action`)
+
+    def _clock_stands(self) -> bool:
+        """Whether the clock stands, as between games: before the opening roll and once a game is over."""
+        return self.recorder.referee.game.phase in (Phase.OPENING, Phase.OVER)
 
     def refresh_clock(self) -> None:
         if self.clock is None:

@@ -122,14 +122,15 @@ CUBE_ROOM = 17
 
 def _middle(game: GameState, viewer: int, dice: tuple[int, ...] | None, names: tuple[str, str] | None) -> Text:
     match = game.match
-    cube = "64" if match.cube == 1 else str(match.cube)  # a centred cube shows 64, as on the board
+    # the cube's worth, as the side panel says it ("Cube 1"): a centred cube's 64 on top read as 64 points
+    cube = str(match.cube)
 
     def named(player: int, before: str, after: str) -> str:
         """The player's name between `before` and `after`, cut to the room left: the value is never cut."""
         name = names[player][:max(1, CUBE_ROOM - len(before) - len(after))].rstrip()  # type: ignore[index]
         return before + name + after
 
-    said = f"cube {cube} centre"
+    said = f"cube {cube} centred"
     if game.phase is Phase.DOUBLED:  # the value offered, and by whom (the doubler is not on turn)
         doubler = 1 - game.turn
         said = (named(doubler, "", f" offers {match.cube * 2}") if names

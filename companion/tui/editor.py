@@ -74,7 +74,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         Binding("minus", "change(-1)", "- theirs"),
         Binding("0", "clear", "Clear point"),
         Binding("s", "start", "Start"),
-        Binding("r", "roller", "Who rolls", show=False),
+        Binding("r", "roller", "Who starts"),
         Binding("enter", "apply", "Apply"),
         Binding("escape", "cancel", "Cancel"),
     ]
@@ -101,10 +101,17 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             yield Static(id="editor-status")
             yield Input(placeholder="or type or paste a Position ID or an XGID, then Enter", id="editor-id",
                         select_on_focus=False)  # what was typed on the board before it took the focus stays
-        yield Footer()
+        yield Footer(compact=True)  # so that at 80 columns all seven keys fit whole
 
     def on_mount(self) -> None:
         self.refresh_board()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`r` is in the footer while it applies, in a game not yet begun; mid-game, when the turn is kept, it is
+        hidden, and pressed it says why (`on_key`), as the app's hidden keys do."""
+        if action == "roller":
+            return self.game.phase is Phase.OPENING
+        return True
 
     # -- the position being edited --------------------------------------------------------------------
 
@@ -186,6 +193,8 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             event.prevent_default()
             self.set_focus(field)
             field.insert_text_at_cursor(event.character)
+        elif event.character == "r" and not self.check_action("roller", ()):
+            self.action_roller()  # hidden from the footer, not silent
 
     def on_input_changed(self, message: Input.Changed) -> None:
         if not message.value and self.focused is message.input:

@@ -55,6 +55,7 @@ def test_nothing_lost_or_doubled_across_kills_and_restarts(tmp_path, broker, url
         broker.kill()  # kill -9 the broker while the board is sending
         for observation in observations[third:2 * third]:
             board.observe(observation)  # the match goes on while the link is down
+            board.journal.append_hints(len(board.observations) % 2 == 0)  # the app's `h`, never sent: not an entry
         assert not publisher.status().connected or publisher.status().waiting > 0
         broker.start()
         wait_for(lambda: store.last_n(EVENT, "2") >= third, what="lines after the broker came back")

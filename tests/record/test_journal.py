@@ -131,6 +131,31 @@ def test_a_torn_acknowledgement_is_dropped_like_any_torn_line(tmp_path):
     resumed.close()
 
 
+def test_the_apps_hints_toggle_is_kept_beside_the_match_and_never_sent_as_an_entry(tmp_path):
+    """A resumed match showed hints as its mode has them, whatever `h` had made of them: the toggle is journalled,
+    as lines of its own that reading the match and sending it to the club skip, as they skip acknowledgements."""
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3, mode="record"))
+    recorder.observe(DiceReading((3, 1)))
+    recorder.journal.append_hints(True)
+    recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
+    recorder.journal.append_ack(2)
+    recorder.journal.append_hints(False)
+    recorder.journal.append_hints(True)
+    recorder.close()
+    contents = read_journal(path)
+    assert contents.hints is True and contents.acked == 2 and len(contents.observations) == 2
+    entries = [json.loads(line) for line in record_lines(path.read_bytes())]
+    assert [e.get("n") for e in entries] == [None, 1, 2]  # the header and the entries: what the club is sent
+    resumed = Recorder.resume(path)
+    assert resumed.hints_shown is True and [str(e) for e in resumed.referee.events] == [
+        str(e) for e in recorder.referee.events]
+    resumed.close()
+    untouched = Recorder.create(tmp_path / "n.jsonl", JournalHeader(("A", "B"), 3))
+    untouched.close()
+    assert Recorder.resume(tmp_path / "n.jsonl").hints_shown is None  # never toggled: as the mode has them
+
+
 @pytest.mark.parametrize("damage, message", [
     (lambda lines: lines[:1] + [b"this is not json"] + lines[2:], "line 2: damaged"),
     (lambda lines: lines[:1] + [b'{"n":1,"obs":{"type":"dice","values":[9,9],"valid":true}}'] + lines[2:], "line 2"),

@@ -711,6 +711,31 @@ async def test_the_editor_refuses_a_sixteenth_checker_and_escape_changes_nothing
         assert app.recorder.referee.game == before and not app.recorder.observations
 
 
+async def test_the_set_up_footer_shows_r_while_it_chooses_who_starts_and_r_mid_game_says_why_not(tmp_path):
+    """`r` chose who rolls first in the set-up screen but was in no footer: a new user found it only in the status
+    line. It shows before the game begins, every key whole at 80 columns; mid-game the turn is kept, and `r`, hidden
+    then, still says so."""
+    from tests.tui.test_app_at_the_table import _screen_text
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await _open_editor(pilot)
+        assert "Who starts" in _footer(app)
+        assert _screen_text(app).splitlines()[-1].rstrip().endswith("esc Cancel")  # the last key, whole
+        await pilot.press("r")
+        await pilot.pause()
+        assert editor.roller == 1 and "Bob rolls first" in str(editor.query_one("#editor-status").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        await _type(pilot, "31", "8/5 6/5")
+        editor = await _open_editor(pilot)
+        assert "Who starts" not in _footer(app)
+        await pilot.press("r")
+        await pilot.pause()
+        assert any("The turn is kept" in str(n.message) for n in app._notifications)
+        assert editor.roller == 1 and app.screen is editor and not editor.query_one("#editor-id").value
+
+
 async def test_set_takes_an_xgid_typed_on_the_input_line(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

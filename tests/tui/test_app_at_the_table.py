@@ -194,6 +194,26 @@ async def test_resume_shows_the_last_verdict(tmp_path):
         assert resumed.mode == "record" and "Ann plays 31: 8/5 6/5" in resumed.verdict
 
 
+async def test_resume_restores_the_hints_as_h_left_them(tmp_path):
+    """A new user showed the hints in record mode (hid them in train mode) with `h`; a resumed match had them back
+    as the mode has them."""
+    for mode in ("record", "train"):
+        app = _app(tmp_path, mode=mode, name=mode)
+        async with app.run_test(size=SMALL) as pilot:
+            await _type(pilot, "31")
+            await pilot.press("h")  # on the empty input line
+            await pilot.pause()
+            assert app.hints_shown == (mode == "record")
+        app.recorder.close()
+        resumed = CompanionApp(Recorder.resume(tmp_path / f"{mode}.jsonl"))  # no mode given: the journal's
+        async with resumed.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert resumed.mode == mode and resumed.hints_shown == (mode == "record"), mode
+            assert ("hints hidden (h)" in _text(resumed, "#hints")) == (mode == "train")
+            await resumed.workers.wait_for_complete()
+        resumed.recorder.close()
+
+
 # -- defect 10: words and numbers ----------------------------------------------------------------------
 
 
@@ -518,6 +538,30 @@ async def test_the_match_clock_runs_for_the_player_to_act_is_journalled_and_rest
     again = CompanionApp(resumed, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
     async with again.run_test(size=SMALL):
         assert again.clock.used == (18.0, 188.0)
+
+
+async def test_k_before_the_first_roll_leaves_the_clock_to_run_from_it_and_a_pause_is_kept(tmp_path):
+    """A new user pressed `k` before the first roll (the clock stood, "stopped") and found it paused after the roll.
+    Between games there is nothing to pause: `k` says when the clock runs, and the footer shows Clock from then."""
+    from companion.rules.clock import MatchClock
+    from tests.tui.test_app import _footer
+
+    now = [1000.0]
+    app = _app(tmp_path, length=3, clock=MatchClock(delay=12, reserve=120), now=lambda: now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "Clock" not in _footer(app) and "Keys" in _footer(app)
+        await pilot.press("k")  # on the empty input line
+        await pilot.pause()
+        await _type(pilot, "31")
+        assert app.clock.running == 0 and not app.clock_paused  # Ann's clock runs
+        assert any("from the opening roll it runs" in str(n.message) for n in app._notifications)
+        assert "Clock" in _footer(app)
+        await pilot.press("k")  # a pause asked for while the clock runs is kept
+        await pilot.pause()
+        assert app.clock_paused and app.clock.running is None and "Clock" in _footer(app)
+        await _type(pilot, "8/5 6/5")
+        assert app.clock.running is None
 
 
 async def test_a_timer_tick_during_shutdown_is_quiet_and_a_missing_widget_while_running_is_not(tmp_path):

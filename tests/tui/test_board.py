@@ -23,7 +23,14 @@ def test_the_cube_is_said_by_name_who_offers_it_and_whose_it_is():
     assert "cube 2 Ann's" in str(render_board(taken, 0, names=names))
     assert "cube 2 Ann's" in str(render_board(taken, 1, names=names))  # whoever looks
     assert "cube 2 yours" in str(render_board(taken, 0)) and "cube 2 theirs" in str(render_board(taken, 1))
-    assert "cube 64 centre" in str(render_board(_after("31"), 0, names=names))
+
+
+def test_a_centred_cube_is_said_at_its_worth_as_the_side_panel_says_it():
+    """A new user read "cube 64 centre" on the board beside "Cube 1" in the side panel: the board gave the number on
+    top of a centred cube, the panel its worth."""
+    for board in (render_board(_after("31"), 0, names=("Ann", "Bob")), render_board(_after("31"), 1)):
+        middle = next(line for line in str(board).splitlines() if "BAR" in line)
+        assert "cube 1 centred" in middle and "64" not in middle
 
 
 def test_a_long_name_is_cut_never_the_cube_value():
