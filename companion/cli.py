@@ -278,7 +278,11 @@ def _source_for(args: argparse.Namespace, delay: float):
         raise CompanionError("--speed is how fast a --video file plays; a camera and a replay (--delay) keep "
                              "their own pace")
     if args.camera is not None or args.video:
+        from companion.vision.capture import open_source
         from companion.vision.profile import Profile, default_profile_path
+
+        if args.video:  # a missing or unreadable file is said now, before a journal is begun for it
+            open_source(args.video).check()
 
         profile = Profile.load(Path(args.profile) if args.profile else default_profile_path())
         camera = CameraSource(args.video or str(args.camera), profile, read_dice=not args.dicecup,

@@ -96,15 +96,23 @@ class CameraSource:
         self.confirmed.put(board)
 
     def run(self, emit: Emit, status: Status) -> None:
-        from companion.vision.capture import Frame, at_speed, open_source
+        from companion.vision.capture import CaptureError, at_speed, open_source
         from companion.vision.watch import BoardWatcher
 
         watcher = BoardWatcher(self.profile, dice=self.read_dice)  # type: ignore[arg-type]
-        source = open_source(self.spec)
+        try:
+            source = open_source(self.spec)
+            items = source.frames()
+            if not source.live and self.speed is not None:
+                items = at_speed(items, self.speed, wait=self.stop_event.wait)
+            self._read(watcher, source, items, emit, status)
+        except CaptureError as exc:  # a video that cannot be read: said where the camera's troubles are, not raised
+            status(f"video stopped: {exc}")
+
+    def _read(self, watcher, source, items, emit: Emit, status: Status) -> None:
+        from companion.vision.capture import Frame
+
         frames, since, latency = 0, time.monotonic(), 0.0
-        items = source.frames()
-        if not source.live and self.speed is not None:
-            items = at_speed(items, self.speed, wait=self.stop_event.wait)
         for item in items:
             if self.stop_event.is_set():
                 source.stop()
@@ -124,7 +132,7 @@ class CameraSource:
             now = time.monotonic()
             if now - since >= 1.0:
                 warning = f"; {watcher.status.warning}" if watcher.status.warning else ""
-                status(f"camera: {frames / (now - since):.0f} fps, read in {latency:.0f} ms, "
+                status(f"{'camera' if source.live else 'video'}: {frames / (now - since):.0f} fps, read in {latency:.0f} ms, "
                        f"confidence {watcher.status.confidence:.2f}{warning}")
                 frames, since = 0, now
 

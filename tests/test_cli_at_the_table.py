@@ -122,6 +122,17 @@ def test_speed_goes_with_a_video_only(tmp_path):
     assert result.returncode == 2 and "--speed is how fast a --video file plays" in result.stderr
 
 
+@pytest.mark.parametrize("video", ["missing.mp4", "not-a-video.jpg", "empty-folder"])
+def test_a_video_that_cannot_be_read_is_said_before_the_match_and_leaves_no_journal(tmp_path, video):
+    (tmp_path / "not-a-video.jpg").write_text("not an image")
+    (tmp_path / "empty-folder").mkdir()
+    journal = tmp_path / "j.jsonl"
+    result = _companion("run", "--no-ui", "--video", str(tmp_path / video), "--profile", str(PROFILE),
+                        "--journal", str(journal))
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert str(tmp_path / video) in result.stderr and not journal.exists()
+
+
 def test_the_camera_source_says_why_it_cannot_open_on_every_try():
     from companion.vision.capture import StreamSource
 

@@ -11,6 +11,7 @@ camera that filmed them saw the table (a live source is its own clock).
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -43,9 +44,11 @@ class Status:
 
     state: str
     detail: str = ""
+    source: str = "camera"
+    """What it is a change of, as the status line names it: "camera", or "video" for a file or folder."""
 
     def __str__(self) -> str:
-        return f"camera {self.state}" + (f": {self.detail}" if self.detail else "")
+        return f"{self.source} {self.state}" + (f": {self.detail}" if self.detail else "")
 
 
 class FrameSource:
@@ -59,6 +62,9 @@ class FrameSource:
 
     def stop(self) -> None:
         self._stopped = True
+
+    def check(self) -> None:
+        """Raises `CaptureError` when the source plainly cannot give frames (see `StreamSource.check`)."""
 
     def frames(self) -> Iterator[Frame | Status]:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -75,16 +81,16 @@ class FolderSource(FrameSource):
         self.fps = fps
 
     def frames(self) -> Iterator[Frame | Status]:
-        yield Status("connected", f"{len(self.files)} images")
+        yield Status("connected", f"{len(self.files)} images", "video")
         for index, path in enumerate(self.files):
             if self._stopped:
                 return
             image = cv2.imread(str(path))
             if image is None:
-                yield Status("unreadable", path.name)
+                yield Status("unreadable", path.name, "video")
                 continue
             yield Frame(image, index / self.fps, index)
-        yield Status("finished")
+        yield Status("finished", source="video")
 
 
 class StreamSource(FrameSource):
@@ -98,9 +104,29 @@ class StreamSource(FrameSource):
         self.max_failures = max_failures
         self.backend = backend
 
+    @property
+    def noun(self) -> str:
+        """What the status line calls it: a live source is a camera, a file a video."""
+        return "camera" if self.live else "video"
+
+    def check(self) -> None:
+        """Raises `CaptureError` unless a file gives a first frame: a missing or unreadable video is said before a
+        match starts on it, not found out by a reading thread (a live source is looked for again instead)."""
+        if self.live:
+            return
+        capture = self._open()
+        try:
+            if capture is None or not capture.read()[0]:
+                raise CaptureError(f"cannot read {self.target} as a video: no frame could be decoded from it")
+        finally:
+            if capture is not None:
+                capture.release()
+
     def _open(self) -> cv2.VideoCapture | None:
-        # OpenCV's own warnings go to the terminal, over the app, on every try: the status line says it instead
+        # OpenCV's own warnings (and FFmpeg's, which it reads this variable for when it first opens a file) go to
+        # the terminal, over the app, on every try: the status line says it instead
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
         capture = cv2.VideoCapture(self.target, self.backend)
         if not capture.isOpened():
             capture.release()
@@ -121,9 +147,9 @@ class StreamSource(FrameSource):
         if capture is None:
             if not self.live:
                 raise CaptureError(f"cannot open the video {self.target}")
-            yield Status("lost", f"{self.why_not_open()}; trying again every {self.retry_seconds:g} s")
+            yield Status("lost", f"{self.why_not_open()}; trying again every {self.retry_seconds:g} s", self.noun)
         else:
-            yield Status("connected", str(self.target))
+            yield Status("connected", str(self.target), self.noun)
         fps = (capture.get(cv2.CAP_PROP_FPS) if capture is not None else 0) or 30.0
         index, failures, tries = 0, 0, 1
         while not self._stopped:
@@ -133,15 +159,15 @@ class StreamSource(FrameSource):
                 tries += 1
                 if capture is not None:
                     failures = 0
-                    yield Status("connected", f"{self.target} (reopened)")
+                    yield Status("connected", f"{self.target} (reopened)", self.noun)
                 else:  # said on every try: the app shows it is still looking, and a caller may give up
-                    yield Status("lost", f"{self.why_not_open()}; still trying ({tries} tries)")
+                    yield Status("lost", f"{self.why_not_open()}; still trying ({tries} tries)", self.noun)
                 continue
             try:
                 ok, image = capture.read()
             except cv2.error as exc:  # some backends raise when the device goes away
                 ok, image = False, None
-                yield Status("error", str(exc).strip().splitlines()[-1])
+                yield Status("error", str(exc).strip().splitlines()[-1], self.noun)
             if ok and image is not None:
                 failures = 0
                 stamp = time.monotonic() if self.live else index / fps
@@ -150,13 +176,13 @@ class StreamSource(FrameSource):
                 continue
             if not self.live:
                 capture.release()
-                yield Status("finished")
+                yield Status("finished", source=self.noun)
                 return
             failures += 1
             if failures >= self.max_failures:  # the camera is gone: let it go and reopen it
                 capture.release()
                 capture = None
-                yield Status("lost", f"{self.target} stopped sending frames; reopening")
+                yield Status("lost", f"{self.target} stopped sending frames; reopening", self.noun)
         if capture is not None:
             capture.release()
 

@@ -181,3 +181,20 @@ def test_the_camera_source_plays_a_file_at_its_speed_or_as_fast_as_it_reads(film
     else:
         # the waits are noted, not slept: each frame is held back until the film's own time of it
         assert len(stop.waits) == count - 1 and stop.waits[-1] == pytest.approx((count - 1) / 20, abs=0.5)
+
+
+def test_a_video_that_cannot_be_read_is_said_in_the_status_not_raised_into_the_app(tmp_path):
+    from companion.sources import CameraSource
+
+    said = []
+    (tmp_path / "broken.mp4").write_bytes(b"\x00" * 64)
+    for spec in (tmp_path / "missing.mp4", tmp_path / "broken.mp4"):
+        CameraSource(str(spec), profile=None).run(lambda o: None, said.append)
+    assert len(said) == 2 and all(s.startswith("video stopped: ") for s in said), said
+
+
+def test_a_file_is_a_video_in_the_status_line_and_a_device_a_camera(film):
+    folder, _, _ = film
+    assert str(next(iter(open_source(str(folder / "frames")).frames()))).startswith("video connected")
+    assert str(next(iter(open_source(str(folder / "game.mp4")).frames()))).startswith("video connected")
+    assert str(next(iter(StreamSource(99, live=True, retry_seconds=0.01).frames()))).startswith("camera lost")
