@@ -548,7 +548,12 @@ def _load_image(path: str):
     return image
 
 
-def _corners_arg(args: argparse.Namespace):
+CORNER_SLACK = 0.02
+"""How far outside the picture a given corner may lie, as a share of its size: a corner just off the edge is a click's
+error; one further out is another picture's pixels."""
+
+
+def _corners_arg(args: argparse.Namespace, image):
     from companion.vision.plane import corner_order_warning, in_image_order, parse_corners
 
     if not args.corners:
@@ -557,6 +562,12 @@ def _corners_arg(args: argparse.Namespace):
         corners = parse_corners(args.corners)
     except ValueError as exc:
         raise CompanionError(f"--corners: {exc}") from None
+    height, width = image.shape[:2]
+    for x, y in corners:
+        if not (-CORNER_SLACK * width <= x <= (1 + CORNER_SLACK) * width
+                and -CORNER_SLACK * height <= y <= (1 + CORNER_SLACK) * height):
+            raise CompanionError(f"--corners: {x:g},{y:g} lies outside the picture ({width}x{height} pixels): give the "
+                                 "playing area's corners in this picture's pixels")
     warning = corner_order_warning(corners)
     if warning:  # read in the picture's order, and say so: whose side is whose is not the corners' to say
         corners = tuple((float(x), float(y)) for x, y in in_image_order(corners))  # type: ignore[assignment]
@@ -585,11 +596,13 @@ def _cmd_read(args: argparse.Namespace) -> int:
                              "does not give (its points are in the picture's order)")
     image = _load_image(args.image)
     profile = Profile.load(Path(args.profile)) if args.profile else None
-    corners = _corners_arg(args)
+    corners = _corners_arg(args, image)
     given = corners is not None
     warning = None
     if corners is None and profile is not None:
         corners, warning = profile.locate(image)
+        size = profile.size_warning(image) if profile.localisation != "auto" else None
+        warning = "; ".join(w for w in (size, warning) if w) or None
         given = True  # calibrated on this board: it is there
     elif corners is None:
         corners = playing_area(image)
@@ -615,8 +628,10 @@ def _cmd_read(args: argparse.Namespace) -> int:
                             f"{'the corners say' if given else 'it was looked for'} (board confidence "
                             f"{reading.board:.2f}){'' if given else ': give its corners with --corners'}")
         # the user says the board is there: read it, and say how unsure
+        whose = ("the corners" if args.corners or profile is None or profile.localisation != "corners" else
+                 "the profile's corners (has the camera or the board moved? give --corners, or calibrate again)")
         warning = (warning + "; " if warning else "") + (
-            f"the corners do not look like a backgammon board's (board confidence {reading.board:.2f}): check them")
+            f"{whose} do not look like a backgammon board's (board confidence {reading.board:.2f}): check them")
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     found = DiceReader().read_board(image, reader.plane, trays=reader.trays)
@@ -732,13 +747,17 @@ def _found_text(found, reading=None, orientation=None) -> str:
     return "\n".join(lines)
 
 
+def _unsure(point) -> bool:
+    return point.confidence < 0.8 or point.low != point.high  # an empty point can be unsure too
+
+
 def _reading_text(reading) -> str:
-    def cell(p) -> str:
-        unsure = "?" if p.confidence < 0.8 or p.low != p.high else " "  # an empty point can be unsure too
+    def cell(p) -> str:  # five wide: "10L?" beside "3L?" must not run together
+        unsure = "?" if _unsure(p) else " "
         if not p.count:
-            return f"  .{unsure}"
+            return f"   .{unsure}"
         mark = "L" if p.colour == "light" else "D"
-        return f"{p.count:>2d}{mark}{unsure}"
+        return f" {p.count:>2d}{mark}{unsure}"
 
     top = "".join(cell(p) for p in reading.points[:6]) + " |" + "".join(cell(p) for p in reading.points[6:12])
     bottom = "".join(cell(p) for p in reading.points[12:18]) + " |" + "".join(cell(p) for p in reading.points[18:24])
@@ -748,6 +767,14 @@ def _reading_text(reading) -> str:
     lines.append("off: not in the picture" if off is None else f"off: {off['light']} light, {off['dark']} dark")
     if reading.busy:
         lines.append(f"busy: {reading.busy}")
+    doubts = []
+    unsure = sum(_unsure(p) for p in reading.points)
+    if unsure:
+        doubts.append(f"{unsure} point{'s' if unsure > 1 else ''} unsure (?)")
+    if getattr(reading, "mended", False):
+        doubts.append("counts chosen so that each side has 15 checkers, not all seen")
+    if doubts:  # the IDs below take the reading as it is: say what to check on the board before trusting them
+        lines.append(f"check on the board: {'; '.join(doubts)}")
     return "\n".join(lines)
 
 
@@ -790,7 +817,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         print("error: --adapt fits the strip network's last layer: it goes with --reader strips", file=sys.stderr)
         return EXIT_USAGE
     image = _calibration_frame(args)
-    corners = _corners_arg(args)
+    corners = _corners_arg(args, image)
     if args.click:
         from companion.vision.corner_picker import pick_corners
 

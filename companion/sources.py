@@ -112,7 +112,7 @@ class CameraSource:
     def _read(self, watcher, source, items, emit: Emit, status: Status) -> None:
         from companion.vision.capture import Frame
 
-        frames, since, latency = 0, time.monotonic(), 0.0
+        frames, since, latency, misfit = 0, time.monotonic(), 0.0, None
         for item in items:
             if self.stop_event.is_set():
                 source.stop()
@@ -120,6 +120,10 @@ class CameraSource:
             if not isinstance(item, Frame):
                 status(str(item))
                 continue
+            if misfit is None and hasattr(self.profile, "size_warning"):
+                misfit = self.profile.size_warning(item.image) or ""  # said with every status line: it explains them
+                if misfit:
+                    status(f"{'camera' if source.live else 'video'}: {misfit}")
             while not self.confirmed.empty():
                 watcher.confirm(self.confirmed.get())
             started = time.perf_counter()
@@ -131,7 +135,7 @@ class CameraSource:
             frames += 1
             now = time.monotonic()
             if now - since >= 1.0:
-                warning = f"; {watcher.status.warning}" if watcher.status.warning else ""
+                warning = "".join(f"; {w}" for w in (misfit, watcher.status.warning) if w)
                 status(f"{'camera' if source.live else 'video'}: {frames / (now - since):.0f} fps, read in {latency:.0f} ms, "
                        f"confidence {watcher.status.confidence:.2f}{warning}")
                 frames, since = 0, now

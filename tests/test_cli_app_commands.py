@@ -189,7 +189,29 @@ def test_the_reading_as_text_marks_an_unsure_empty_point():
     points[2] = point(5, 0.99, "dark")
     reading = SimpleNamespace(points=points, busy=None, bar_counts=lambda: {"light": 0, "dark": 0},
                               off_counts=lambda: None)
-    top, bottom = _reading_text(reading).splitlines()[1:3]
-    assert top.startswith("top      .   .? 5D   . ")
-    assert bottom.startswith("bottom   .   .   . ")  # each edge named (a new user could not tell the second row)
+    text = _reading_text(reading)
+    top, bottom = text.splitlines()[1:3]
+    assert top.startswith("top       .    .?  5D    . ")
+    assert bottom.startswith("bottom    .    .    . ")  # each edge named (a new user could not tell the second row)
+    assert text.splitlines()[-1] == "check on the board: 1 point unsure (?)"
+
+
+def test_the_reading_as_text_keeps_two_digit_counts_apart_and_says_a_mended_reading():
+    """A new user read '3L?10L?' as one cell; a reading whose counts were made fifteen by inference was printed,
+    IDs and all, as if each point had been seen."""
+    from types import SimpleNamespace
+
+    from companion.cli import _reading_text
+
+    def point(count, confidence, colour="light"):
+        return SimpleNamespace(count=count, confidence=confidence, low=count, high=count, colour=colour)
+
+    points = [point(0, 1.0)] * 24
+    points[0], points[1] = point(3, 0.5), point(10, 0.5)
+    reading = SimpleNamespace(points=points, busy=None, bar_counts=lambda: {"light": 0, "dark": 0},
+                              off_counts=lambda: None, mended=True)
+    text = _reading_text(reading)
+    assert text.splitlines()[1].startswith("top      3L? 10L?")
+    assert text.splitlines()[-1] == ("check on the board: 2 points unsure (?); counts chosen so that each side has 15 "
+                                     "checkers, not all seen")
 

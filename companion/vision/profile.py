@@ -101,6 +101,15 @@ class Profile:
         if self.patterned and self.reader != "strips":
             raise ProfileError("patterned goes with the strips reader: the classic reader has its own busy test")
 
+    def size_warning(self, image: np.ndarray) -> str | None:
+        """Why the profile may not fit `image`: it was calibrated on pictures of another size (another camera, or
+        the same at another setting), so its corners are another picture's pixels. None when the sizes agree."""
+        height, width = image.shape[:2]
+        if (width, height) == tuple(self.frame_size):
+            return None
+        return (f"this picture is {width}x{height} pixels but the profile was calibrated on "
+                f"{self.frame_size[0]}x{self.frame_size[1]}: calibrate on this camera's pictures")
+
     def locate(self, image: np.ndarray) -> tuple[Corners, str | None]:
         """The playing area's corners in `image`, and a warning when the profile's own were used instead."""
         if self.localisation == "markers" and self.marker_corners is not None:

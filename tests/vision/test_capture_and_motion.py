@@ -198,3 +198,17 @@ def test_a_file_is_a_video_in_the_status_line_and_a_device_a_camera(film):
     assert str(next(iter(open_source(str(folder / "frames")).frames()))).startswith("video connected")
     assert str(next(iter(open_source(str(folder / "game.mp4")).frames()))).startswith("video connected")
     assert str(next(iter(StreamSource(99, live=True, retry_seconds=0.01).frames()))).startswith("camera lost")
+
+
+def test_a_video_of_another_size_than_the_profiles_is_said_in_the_status(film, monkeypatch):
+    """A video read through another board's profile only said the set-up was wrong, at confidence 0.00."""
+    import companion.vision.watch as watch
+    from companion.sources import CameraSource
+    from companion.vision.profile import Profile
+
+    folder, _, _ = film
+    monkeypatch.setattr(watch, "BoardWatcher", _Blind)
+    said = []
+    profile = Profile(((0, 0), (10, 0), (10, 10), (0, 10)), None, frame_size=(960, 540))
+    CameraSource(str(folder / "frames"), profile=profile, speed=None).run(lambda o: None, said.append)
+    assert "video: this picture is 640x360 pixels but the profile was calibrated on 960x540" in said[1], said

@@ -265,3 +265,28 @@ def test_corners_given_another_way_round_than_the_picture_are_warned_of():
     assert "turned round" in corner_order_warning([br, bl, tl, tr])
     assert "mirrored" in corner_order_warning([tr, tl, bl, br])
     assert "mirrored" in corner_order_warning([tl, bl, br, tr])
+
+
+def test_corners_outside_the_picture_are_said_to_be_so(tmp_path, capsys):
+    """A new user gave corners from a larger picture: calibrate said the board was not at its start, read read on."""
+    path, corners = _photo(tmp_path, tilt=12)
+    far = [f"{2 * float(c.split(',')[0]):.1f},{c.split(',')[1]}" for c in corners]
+    assert main(["read", str(path), "--corners", *far]) == 2
+    assert main(["calibrate", "--image", str(path), "--corners", *far, "--out", str(tmp_path / "p.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("lies outside the picture") == 2 and not (tmp_path / "p.toml").exists()
+
+
+def test_a_profile_of_pictures_of_another_size_is_warned_of(tmp_path, capsys):
+    path, corners = _photo(tmp_path, tilt=12)
+    profile = tmp_path / "board.toml"
+    assert main(["calibrate", "--image", str(path), "--corners", *corners, "--out", str(profile)]) == 0
+    image = cv2.imread(str(path))
+    bigger = tmp_path / "bigger.png"
+    cv2.imwrite(str(bigger), cv2.resize(image, None, fx=1.5, fy=1.5))
+    capsys.readouterr()
+    main(["read", str(bigger), "--profile", str(profile)])
+    height, width = image.shape[:2]
+    assert f"but the profile was calibrated on {width}x{height}" in capsys.readouterr().err
+    main(["read", str(path), "--profile", str(profile)])
+    assert "calibrated on" not in capsys.readouterr().err
