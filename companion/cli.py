@@ -646,6 +646,10 @@ def _cmd_read(args: argparse.Namespace) -> int:
             "play_width": geometry.play_width, "play_height": geometry.play_height,
             "bar_width": round(geometry.bar_width, 2), "point_length": geometry.point_length,
             "checker": round(geometry.checker, 2)}
+        if profile is not None:  # the profile says whose side is whose: the IDs are known, or why not
+            data["ids"], why_not = _ids(reading, found, profile.orientation)
+            if data["ids"] is None:
+                data["no_ids"] = why_not
         print(json.dumps(data, indent=2))
         return EXIT_OK
     print(_reading_text(reading))
@@ -672,10 +676,10 @@ def _halves_agreeing(reading, orientation) -> int:
                for _, player, half in reading.side_halves(orientation) if half.colour is not None)
 
 
-def _print_ids(reading, found, orientation, whose: str) -> int:
-    """The Position ID and XGID of `reading` seen under `orientation` (`whose` says how it was known), with the roll
-    and the cube the photo shows; or why there are none (exit status 1). The roller is the player in whose
-    right-hand half both dice lie (player 0 without dice)."""
+def _ids(reading, found, orientation) -> tuple[dict | None, str]:
+    """The Position ID and XGID of `reading` seen under `orientation`, with the roll and the cube the photo shows
+    ({"on_roll", "colour", "dice", "position_id", "xgid"}, ""); or (None, why there are none). The roller is the
+    player in whose right-hand half both dice lie (player 0 without dice)."""
     from companion.referee.observations import CubePlace
     from companion.rules import Position
     from companion.rules.dice import Roll
@@ -685,18 +689,15 @@ def _print_ids(reading, found, orientation, whose: str) -> int:
     from companion.vision.strip_reader import BOARD_LEAST
 
     if reading.board < BOARD_LEAST:  # an ID names a position exactly: never give one for a guess at a board
-        print(f"no Position ID: the reading is too unsure that this is the board (board confidence "
-              f"{reading.board:.2f})")
-        return EXIT_FINDINGS
+        return None, f"the reading is too unsure that this is the board (board confidence {reading.board:.2f})"
     zero, one = reading.to_board_reading(orientation).best_guess()
     try:
         position = Position(tuple(zero), tuple(one))
     except CompanionError:  # said by player, not as the rules' "player on roll" and "opponent"
         on_board = [sum(side[1:]) for side in (zero, one)]  # points and bar, not the trays
-        print(f"no Position ID: the board as read is not a position (on the board, player 0 "
-              f"({orientation.colour_of(0)}) has {on_board[0]} checkers and player 1 ({orientation.colour_of(1)}) "
-              f"{on_board[1]}, with {zero[0]} and {one[0]} borne off; each has 15)")
-        return EXIT_FINDINGS
+        return None, (f"the board as read is not a position (on the board, player 0 ({orientation.colour_of(0)}) has "
+                      f"{on_board[0]} checkers and player 1 ({orientation.colour_of(1)}) {on_board[1]}, with "
+                      f"{zero[0]} and {one[0]} borne off; each has 15)")
     roll, dice, on_roll = dice_reading(found, reading, orientation), None, 0
     if roll is not None and roll.valid and len(roll.values) == 2 and None not in roll.halves:
         first, second = roll.values
@@ -710,10 +711,21 @@ def _print_ids(reading, found, orientation, whose: str) -> int:
         owner = {CubePlace.PLAYER0: BOTTOM, CubePlace.PLAYER1: TOP}.get(cube.place)  # the XGID's numbering
         match = MatchState(cube=cube.cube, cube_owner=owner)
     seen = position if on_roll == 0 else position.swap()
+    return {"on_roll": on_roll, "colour": orientation.colour_of(on_roll), "dice": str(dice) if dice else None,
+            "position_id": seen.position_id(),
+            "xgid": format_xgid(XgidState(seen, match, BOTTOM if on_roll == 0 else TOP, dice))}, ""
+
+
+def _print_ids(reading, found, orientation, whose: str) -> int:
+    """The IDs of `_ids` as text after `whose` (how the orientation was known), or why there are none (exit 1)."""
+    ids, why_not = _ids(reading, found, orientation)
+    if ids is None:
+        print(f"no Position ID: {why_not}")
+        return EXIT_FINDINGS
     print(whose)
-    print(f"player {on_roll} ({orientation.colour_of(on_roll)}) on roll" + (f", {dice} to play:" if dice else ":"))
-    print(f"Position ID: {seen.position_id()}")
-    print(format_xgid(XgidState(seen, match, BOTTOM if on_roll == 0 else TOP, dice)))
+    print(f"player {ids['on_roll']} ({ids['colour']}) on roll" + (f", {ids['dice']} to play:" if ids["dice"] else ":"))
+    print(f"Position ID: {ids['position_id']}")
+    print(ids["xgid"])
     return EXIT_OK
 
 

@@ -43,6 +43,9 @@ def test_calibrate_then_read_prints_ids(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"Position ID: {seen_by_player0.position_id()}" in out
     assert "XGID=" in out
+    assert main(["read", str(moved), "--profile", str(profile), "--json"]) == 0  # a script gets them too
+    ids = json.loads(capsys.readouterr().out)["ids"]
+    assert ids["position_id"] == seen_by_player0.position_id() and ids["xgid"] in out and ids["on_roll"] == 0
 
 
 def test_read_without_a_profile_gives_the_ids_the_way_round_the_user_says(tmp_path, capsys):
