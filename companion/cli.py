@@ -267,7 +267,8 @@ def _recorder_for(args: argparse.Namespace):
         if recorder.torn:
             print(f"note: the last entry of {args.resume} was cut short by the crash and was dropped", file=sys.stderr)
         return recorder
-    header = JournalHeader(tuple(args.players), args.length, mode=args.mode or "record")
+    header = JournalHeader(tuple(args.players), args.length, mode=args.mode or "record",
+                           clock=args.clock)
     return Recorder.create(args.journal or _new_journal_path(_data_dir()), header)
 
 
@@ -353,9 +354,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
         mode = args.mode or recorder.header.mode or "record"
         clock = None
-        if args.resume and recorder.clock_used is not None and not args.clock:
-            print("note: this match was played with a match clock: resume it with --clock DELAY,RESERVE to keep it "
-                  "(the time used is in the journal)", file=sys.stderr)
+        args.clock = _clock_settings(args, recorder)
         if args.clock:
             from companion.rules.clock import MatchClock
 
@@ -374,9 +373,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if recorder.referee.state.match_over:
                 print(f"  it is over: companion run --replay {recorder.journal.path} --no-ui --out match.mat "
                       "exports it")
-            else:  # the clock is not in the journal's header: the command carries it
-                clock = f" --clock {args.clock[0]:g},{args.clock[1]:g}" if args.clock else ""
+            else:  # a clock the header does not hold (another than it began with, or an old journal's) is given
+                clock = (f" --clock {args.clock[0]:g},{args.clock[1]:g}"
+                         if args.clock and args.clock != recorder.header.clock else "")
                 print(f"  go on with it: companion run --resume {recorder.journal.path}{clock}")
+
+
+def _clock_settings(args: argparse.Namespace, recorder) -> tuple[float, float] | None:
+    """The match clock's delay and reserve a point: as given, else a resumed match's own (its header's)."""
+    if args.clock or not args.resume:
+        return args.clock
+    if recorder.header.clock is None and recorder.clock_used is not None:  # journalled before the header kept it
+        print("note: this match was played with a match clock: resume it with --clock DELAY,RESERVE to keep it (the "
+              "time used is in the journal)", file=sys.stderr)
+    return recorder.header.clock
 
 
 def _same_match(recorder, loaded, args: argparse.Namespace) -> None:

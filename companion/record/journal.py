@@ -9,7 +9,8 @@ error naming the line.
 In club mode the journal also keeps the club server's acknowledgements, as lines of their own (`{"ack":N}`: the
 server has stored every line up to entry N), so the board knows after any crash where sending resumes. The app's
 hints, shown or hidden (`h`), are lines of their own too (`{"hints":true}`), so a resumed match shows them as they
-were. Neither is an entry: reading the match, exporting it and sending it skip them.
+were, and so is the match clock's time used when the app quits (`{"clock":[12.5,40.0]}`). None is an entry: reading
+the match, exporting it and sending it skip them.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ class JournalHeader:
     created: str = ""
     mode: str = ""
     """The app's mode (referee, record, train) when the match began: a resumed match comes back in it."""
+    clock: tuple[float, float] | None = None
+    """The match clock's settings, a delay per move and a reserve per point of the match, in seconds (`run
+    --clock`), when the match has one: a resumed match keeps its clock without being told again."""
 
     def match_state(self) -> MatchState:
         if self.length:
@@ -56,7 +60,8 @@ class JournalHeader:
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "players": list(self.players), "length": self.length,
                 "crawford_rule": self.crawford_rule, "jacoby": self.jacoby, "beaver": self.beaver,
-                "metadata": self.metadata, "created": self.created, "mode": self.mode}
+                "metadata": self.metadata, "created": self.created, "mode": self.mode} | (
+                    {"clock": list(self.clock)} if self.clock is not None else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> JournalHeader:
@@ -64,9 +69,10 @@ class JournalHeader:
             raise JournalError("not a Backgammon Companion journal (no header line)")
         if data.get("version") != VERSION:
             raise JournalError(f"journal version {data.get('version')} is not supported (this is {VERSION})")
+        clock = data.get("clock")
         return cls(tuple(data["players"]), int(data["length"]), bool(data["crawford_rule"]), bool(data["jacoby"]),
                    bool(data["beaver"]), dict(data.get("metadata", {})), str(data.get("created", "")),
-                   str(data.get("mode", "")))
+                   str(data.get("mode", "")), None if clock is None else (float(clock[0]), float(clock[1])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,7 @@ class JournalContents:
 
 ACK_PREFIX = b'{"ack":'
 HINTS_PREFIX = b'{"hints":'
+CLOCK_PREFIX = b'{"clock":'
 
 
 def is_ack_line(line: bytes) -> bool:
@@ -95,9 +102,10 @@ def is_ack_line(line: bytes) -> bool:
 
 
 def is_aside_line(line: bytes) -> bool:
-    """A line beside the match, not an entry: a club acknowledgement or the app's hints toggle (written only by
-    `Journal.append_ack` and `append_hints`, always in these forms). Reading the match and sending it skip them."""
-    return line.startswith(ACK_PREFIX) or line.startswith(HINTS_PREFIX)
+    """A line beside the match, not an entry: a club acknowledgement, the app's hints toggle or the match clock's
+    time at a quit (written only by `Journal.append_ack`, `append_hints` and `append_clock`, always in these forms).
+    Reading the match and sending it skip them."""
+    return line.startswith((ACK_PREFIX, HINTS_PREFIX, CLOCK_PREFIX))
 
 
 def record_lines(raw: bytes) -> list[bytes]:
@@ -131,6 +139,9 @@ def read_journal(path: str | Path) -> JournalContents:
                 continue
             if line.startswith(HINTS_PREFIX):
                 hints = bool(entry["hints"])
+                continue
+            if line.startswith(CLOCK_PREFIX):
+                clock = (float(entry["clock"][0]), float(entry["clock"][1]))
                 continue
             observations.append(observation_from_json(entry["obs"]))
             if "clock" in entry:
@@ -219,6 +230,12 @@ class Journal:
         as it restores the mode."""
         with self._lock:
             self._write({"hints": bool(shown)})
+
+    def append_clock(self, used: tuple[float, float]) -> None:
+        """Keep the match clock's reserve used by each player when the app quits: the seconds since the last entry
+        (the player on turn thinking) are not lost on a resume. An entry carries the clock as it was then."""
+        with self._lock:
+            self._write({"clock": [round(float(used[0]), 3), round(float(used[1]), 3)]})
 
     def _write(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"

@@ -334,6 +334,12 @@ class CompanionApp(App):
     def on_unmount(self) -> None:
         if self.source is not None:
             self.source.stop()
+        if self.clock is not None and self.recorder.journal is not None:  # the time thought since the last entry
+            now = self._now()
+            try:
+                self.recorder.journal.append_clock((self.clock.used_now(0, now), self.clock.used_now(1, now)))
+            except CompanionError:  # the journal cannot be written: its last entry's clock stands
+                pass
         if self._own_engine and isinstance(self._engine, EngineProcess):
             self._engine.close()
 

@@ -156,6 +156,27 @@ def test_the_apps_hints_toggle_is_kept_beside_the_match_and_never_sent_as_an_ent
     assert Recorder.resume(tmp_path / "n.jsonl").hints_shown is None  # never toggled: as the mode has them
 
 
+def test_the_match_clock_is_kept_in_the_header_and_its_time_at_a_quit_beside_the_entries(tmp_path):
+    """A resumed match came back without its clock unless --clock was given again, and the seconds the player on
+    turn had thought since the last entry were lost at a quit."""
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3, mode="referee", clock=(12.0, 120.0)))
+    recorder.observe(DiceReading((3, 1)), (0.0, 0.0))
+    recorder.journal.append_clock((4.5, 0.0))  # A thought 4.5 s past the delay, then the app quit
+    recorder.close()
+    contents = read_journal(path)
+    assert contents.header.clock == (12.0, 120.0) and contents.clock == (4.5, 0.0)
+    assert len(contents.observations) == 1
+    assert [json.loads(line).get("n") for line in record_lines(path.read_bytes())] == [None, 1]  # not sent
+    resumed = Recorder.resume(path)
+    assert resumed.clock_used == (4.5, 0.0)
+    resumed.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1), (9.0, 0.0))
+    resumed.close()
+    assert read_journal(path).clock == (9.0, 0.0)  # a later entry's clock is the clock
+    unclocked = JournalHeader(("A", "B"), 3)
+    assert "clock" not in unclocked.to_json() and JournalHeader.from_json(unclocked.to_json()).clock is None
+
+
 @pytest.mark.parametrize("damage, message", [
     (lambda lines: lines[:1] + [b"this is not json"] + lines[2:], "line 2: damaged"),
     (lambda lines: lines[:1] + [b'{"n":1,"obs":{"type":"dice","values":[9,9],"valid":true}}'] + lines[2:], "line 2"),

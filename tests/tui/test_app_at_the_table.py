@@ -540,6 +540,31 @@ async def test_the_match_clock_runs_for_the_player_to_act_is_journalled_and_rest
         assert again.clock.used == (18.0, 188.0)
 
 
+async def test_a_resumed_match_keeps_its_clock_and_the_time_thought_before_the_quit(tmp_path, capsys):
+    """The clock's settings were not in the journal (a resume needed --clock again) and the seconds the player on
+    turn had thought since the last entry were lost at a quit."""
+    from argparse import Namespace
+
+    from companion.cli import _clock_settings
+    from companion.rules.clock import MatchClock
+
+    now = [1000.0]
+    recorder = Recorder.create(tmp_path / "c.jsonl", JournalHeader(("Ann", "Bob"), 1, mode="referee",
+                                                                   clock=(12.0, 120.0)))
+    app = CompanionApp(recorder, mode="referee", clock=MatchClock(12, 120), now=lambda: now[0])
+    async with app.run_test(size=SMALL) as pilot:
+        await _type(pilot, "31")  # Ann's clock runs
+        now[0] += 30  # she thinks 18 s past the delay, and the app is quit
+    recorder.close()
+    resumed = Recorder.resume(tmp_path / "c.jsonl")
+    assert resumed.clock_used == (18.0, 0.0)
+    assert _clock_settings(Namespace(clock=None, resume="c.jsonl"), resumed) == (12.0, 120.0)
+    assert _clock_settings(Namespace(clock=(5.0, 60.0), resume="c.jsonl"), resumed) == (5.0, 60.0)  # as given
+    old = Recorder.create(tmp_path / "o.jsonl", JournalHeader(("Ann", "Bob"), 1))  # a match without a clock
+    assert _clock_settings(Namespace(clock=None, resume="o.jsonl"), old) is None and not capsys.readouterr().err
+    old.close()
+
+
 async def test_k_before_the_first_roll_leaves_the_clock_to_run_from_it_and_a_pause_is_kept(tmp_path):
     """A new user pressed `k` before the first roll (the clock stood, "stopped") and found it paused after the roll.
     Between games there is nothing to pause: `k` says when the clock runs, and the footer shows Clock from then."""
