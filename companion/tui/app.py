@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 from textual import events, work
@@ -261,11 +262,24 @@ class CompanionApp(App):
         self._review_lock = threading.Lock()
 
     def get_system_commands(self, screen):
-        """The command palette (ctrl+p) offers every action by name, besides Textual's own."""
+        """The command palette (ctrl+p) offers every action by name, with its key, besides Textual's own; and the
+        resignations, which have no key (typed `resign 2`)."""
         yield from super().get_system_commands(screen)
+        keys = {b.action: b.key_display or b.key.split(",")[0] for b in self.BINDINGS}  # type: ignore[union-attr]
         for name, (title, help_text) in ACTIONS.items():
             if name not in ("quit", "focus_input"):  # Textual's palette has its own quit; typing needs no command
-                yield SystemCommand(title, help_text, getattr(self, f"action_{name}"))
+                yield SystemCommand(title, f"{help_text} (key {keys[name]})" if name in keys else help_text,
+                                    getattr(self, f"action_{name}"))
+        for value, what in ((1, "a single game"), (2, "a gammon"), (3, "a backgammon")):
+            yield SystemCommand(f"Resign {what}", f"The player on roll offers to resign {what} (typed: resign "
+                                f"{value}); the opponent accepts or declines", partial(self.offer_resignation, value))
+
+    def offer_resignation(self, value: int) -> None:
+        """The player on roll offers to resign `value` points' worth (1 a single game, 2 a gammon, 3 a backgammon),
+        as typed `resign 2` does; the referee says when it cannot be offered."""
+        if self._mixes_into_the_source():
+            return
+        self.apply(UserCommand(Command.OFFER_RESIGN, self.recorder.referee.game.on_roll, value=value))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hides from the footer the keys that do not apply now (`SHOWN_WHILE_THEY_APPLY`, `INTO_THE_GAME`)."""

@@ -633,6 +633,26 @@ async def test_the_command_palette_offers_the_referee_commands(tmp_path):
         assert _events(app, DoubleOffered)
 
 
+async def test_the_palette_offers_a_resignation_and_names_each_commands_key(tmp_path):
+    """A new user found no resignation in the palette (it is typed: resign 2), nor which key each entry has."""
+    from companion.referee import ResignationOffered
+
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64")  # Bob on roll
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert "(key d)" in commands["Double"].help and "(key ?)" in commands["List the keys"].help
+        app.set_focus(None)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Resign a gammon")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        offered = _events(app, ResignationOffered)
+        assert offered and offered[-1].player == 1 and offered[-1].value == 2
+
+
 async def _open_editor(pilot):
     pilot.app.set_focus(None)
     await pilot.press("s")
