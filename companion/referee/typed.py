@@ -1,12 +1,15 @@
 """Typed input: the keyboard-only mode, where dice and plays are typed instead of seen.
 
 A line becomes the observations a camera and dice cup would have given. Typed input is not a board, though: a
-typed play that is not legal is refused here, with the reason and the legal plays, and never reaches the referee
-as an illegal play (only a board that was seen goes through the correction window).
+typed play that is not legal is refused here, with the reason and the legal plays (a slip of the keyboard is not a
+play made), unless it ends with `!`: it was made so on the board, and goes through the correction window as a play
+seen there does (the opponent asks for a correction, accepts it, or rolls, and it stands), so that a recorder can
+keep a match as it was played.
 
     31            the dice (in the opening roll: player 0's die, then player 1's; the higher die plays first)
     8/5 6/5       the play of the dice on the board (the board after it, then the dice picked up); 8-5 6-5 too,
                   and a lone 6-5 while a roll awaits its play is the move, not dice
+    8/4 6/5!      a play made on the board though not legal: the referee's correction window takes it
     -             the roll cannot be played (pick up the dice)
     double | take | pass | beaver | accept | correct | undo | new
     resign [1|2|3]  offers to resign a single game, a gammon or a backgammon; the opponent answers with
@@ -100,9 +103,10 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
     if illegal_pending:
         raise TypedInputError(f"{stripped!r}: an illegal play waits for an answer: c (correct) or a (accept)")
     plays = game.legal_plays()
+    made_so = text.endswith("!")  # the user's word that the board shows it, legal or not
     written: list[tuple[int, int, bool]] = []
     try:
-        written = parse_moves(text)
+        written = parse_moves(text.rstrip("!").strip())
         mine, theirs = apply_moves(game.position, written)
     except RulesError as exc:
         said = str(exc) if repr(stripped) in str(exc) else f"{stripped!r}: {exc}"  # the line named once
@@ -111,12 +115,16 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         passing = written_as(plays, mine, theirs)  # as records write plays: a hit made in passing left out
         if len(passing) > 1:
             raise TypedInputError(f"{stripped!r} could be any of {_legal_list(passing)}: write the hits")
+        if not passing and made_so:  # seen on the board, as a camera would have: the referee judges it
+            return [BoardReading.from_position(Position(tuple(mine), tuple(theirs)), game.turn)] + (
+                [] if roll_held else [DiceReading(())])
         if not passing:
             sides = (list(mine), list(theirs))
             diagnosis = diagnose(game.position, game.dice, sides, plays)  # type: ignore[arg-type]
             raise TypedInputError(f"{stripped!r} is not a legal play of {game.dice}: "
                                   f"{'; '.join(diagnosis.reasons)}. "
-                                  f"Legal: {_legal_list(list(diagnosis.nearest) or plays)}")
+                                  f"Legal: {_legal_list(list(diagnosis.nearest) or plays)}. "
+                                  "Made so on the board? End it with ! to record it")
         mine, theirs = passing[0].position.opponent, passing[0].position.player
     after = Position(tuple(mine), tuple(theirs))
     # the dice picked up end the turn; with the opponent's throw held, the play taking it ends the turn already,

@@ -39,8 +39,9 @@ ACTIONS: dict[str, tuple[str, str]] = {
 TYPED = (
     ("31  3-1", "the dice, when they are to be rolled"),
     ("13/8 24/22*", "a play; also 24-18, bar/20, 6/off, 8/5(2); a hit made in passing may be left out"),
+    ("13/9 6/5!", "made so on the board, though illegal: c or a answers"),
     ("-  none  cannot move", "the roll cannot be played"),
-    ("resign 1|2|3", "offer to resign a single game, a gammon or a backgammon"),
+    ("resign 1|2|3", "offer to resign a single game, a gammon, a backgammon"),
 )
 """What the input line takes, typed and entered."""
 
@@ -86,7 +87,7 @@ class KeysScreen(ModalScreen[None]):
             yield Static(key_table(self.keys), id="key-table")
             yield Static("[b]Typed[/] on the input line, then Enter:")
             yield Static(typed, id="typed")
-            yield Static("Escape, q or ? closes this list; ctrl+p finds an action by name and says what it does.")
+            yield Static("Escape, q or ? closes this list; ctrl+p finds an action by name.")
 
 
 __all__ = ["ACTIONS", "KeysScreen", "TYPED", "key_table"]

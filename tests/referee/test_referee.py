@@ -575,6 +575,30 @@ def test_a_typed_play_that_no_legal_play_matches_is_still_refused_with_the_neare
         observations_from_text("13/7 13/7", ref.game)  # two of the four sixes left unplayed
 
 
+def test_an_illegal_play_typed_with_a_bang_goes_through_the_correction_window_as_one_seen_does():
+    """A recorder could not keep an illegal play that stood (typed, every illegal play was refused at the line):
+    one made so on the board is typed with `!`, and the opponent asks for a correction, accepts it or rolls."""
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    with pytest.raises(TypedInputError, match="End it with ! to record it"):
+        observations_from_text("8/4 6/5", referee_at(START, (3, 1)).game)  # a slip of the keys is not taken
+    for answer in ("roll", "accept", "correct"):
+        ref = referee_at(START, (3, 1))
+        events = [e for o in observations_from_text("8/4 6/5!", ref.game) for e in ref.observe(o)]
+        assert kinds(events) == ["IllegalPlay"] and ref.state.pending is not None
+        if answer == "roll":  # the opponent rolls: the play stands
+            assert kinds(ref.observe(DiceReading((6, 4), roller=1)))[0] == "PlayStood"
+            assert ref.game.turn == 1 and ref.game.position.opponent[4] == 1  # player 0's checker on his 4-point
+        elif answer == "accept":
+            assert kinds(ref.observe(UserCommand(Command.ACCEPT_PLAY)))[0] == "PlayStood"
+        else:
+            ref.observe(UserCommand(Command.REQUEST_CORRECTION))
+            assert ref.game.turn == 0 and ref.game.position == START  # to be played again
+    ref = referee_at(START, (3, 1))
+    legal = [e for o in observations_from_text("8/5 6/5!", ref.game) for e in ref.observe(o)]
+    assert "PlayMade" in kinds(legal)  # a legal play with ! is the play
+
+
 def test_a_replay_leaves_out_a_play_taken_back_so_a_review_rates_only_what_was_played():
     """A new user's review still listed, and the summary counted, a play he had taken back with `u`."""
     from companion.referee.typed import observations_from_text

@@ -88,6 +88,23 @@ async def test_a_whole_game_typed_on_the_keyboard_is_refereed_and_journalled(tmp
     assert [str(e) for e in resumed.referee.events] == [str(e) for e in app.recorder.referee.events]
 
 
+async def test_an_illegal_play_typed_with_a_bang_reaches_the_correction_window_from_the_keyboard(tmp_path):
+    """The correction window could not be reached without a camera: every typed illegal play was refused."""
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "13/9 6/5")
+        assert "End it with ! to record it" in str(app.query_one("#verdict").render()) and not _events(
+            app, IllegalPlay)
+        await _type(pilot, "13/9 6/5!")
+        assert _events(app, IllegalPlay) and "Illegal" in str(app.query_one("#verdict").render())
+        app.set_focus(None)
+        await pilot.press("c")
+        await pilot.pause()
+        assert _events(app, CorrectionRequested)
+        await _type(pilot, "8/5 6/5")
+        assert _events(app, PlayMade)[-1].play.notation == "8/5 6/5"
+
+
 async def test_an_illegal_play_is_explained_then_corrected_on_request(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
