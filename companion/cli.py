@@ -275,9 +275,9 @@ def _recorder_for(args: argparse.Namespace):
 def _source_for(args: argparse.Namespace, delay: float):
     from companion.sources import CameraSource, DiceCupSource, ReplaySource, Sources
 
-    if args.speed != 1.0 and not args.video:
-        raise CompanionError("--speed is how fast a --video file plays; a camera and a replay (--delay) keep "
-                             "their own pace")
+    if args.speed is not None and (not args.video or "://" in args.video):
+        raise CompanionError("--speed is how fast a --video file plays; a camera, a stream and a replay (--delay) "
+                             "keep their own pace")
     if args.camera is not None or args.video:
         from companion.vision.capture import open_source
         from companion.vision.profile import Profile, default_profile_path
@@ -286,8 +286,10 @@ def _source_for(args: argparse.Namespace, delay: float):
             open_source(args.video).check()
 
         profile = Profile.load(Path(args.profile) if args.profile else default_profile_path())
+        # in the app a film plays as it was filmed (the clock, the correction window); without it, at once
+        speed = args.speed if args.speed is not None else (0.0 if args.no_ui else 1.0)
         camera = CameraSource(args.video or str(args.camera), profile, read_dice=not args.dicecup,
-                              speed=args.speed or None)
+                              speed=speed or None)
         if args.dicecup:
             return Sources([camera, DiceCupSource(None if args.dicecup == "auto" else args.dicecup)]), None
         return camera, None
@@ -602,8 +604,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
         raise CompanionError("--player0 and --home are for reading without a profile: the profile knows whose side is "
                              "whose (calibrate again to change it)")
     if args.json and (args.player0 or args.home):
-        raise CompanionError("--player0 and --home say whose side is whose for the Position ID and XGID, which --json "
-                             "does not give (its points are in the picture's order)")
+        raise CompanionError("--player0 and --home say whose side is whose for the text's Position ID and XGID; "
+                             "--json gives them with a profile only (its points are in the picture's order)")
     image = _load_image(args.image)
     profile = Profile.load(Path(args.profile)) if args.profile else None
     corners = _corners_arg(args, image)
@@ -611,7 +613,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     warning = None
     if corners is None and profile is not None:
         corners, warning = profile.locate(image)
-        size = profile.size_warning(image) if profile.localisation != "auto" else None
+        size = profile.size_warning(image) if profile.localisation == "corners" else None
         warning = "; ".join(w for w in (size, warning) if w) or None
         given = True  # calibrated on this board: it is there
     elif corners is None:
@@ -1061,9 +1063,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-ui", action="store_true", help="no app: process the source (or typed lines) to a record")
     run.add_argument("--out", type=Path, help="export the match here at the end (.mat or .sgf)")
     run.add_argument("--delay", type=_seconds, help="seconds between replayed observations")
-    run.add_argument("--speed", type=_speed, default=1.0,
+    run.add_argument("--speed", type=_speed,
                      help="with --video: how fast a file or folder of frames plays against its own clock "
-                          "(2: twice as fast; 0: as fast as it is read); default 1, as it was filmed")
+                          "(2: twice as fast; 0: as fast as it is read); default 1, as it was filmed, in the app, "
+                          "and 0 with --no-ui")
     run.add_argument("--seconds", type=_seconds, default=0, help="stop after this long")
     run.add_argument("--print-events", action="store_true", help="with --no-ui: print each event once journalled")
     run.add_argument("--clock", nargs="?", const=(12.0, 120.0), type=_clock, metavar="DELAY,PER_POINT",

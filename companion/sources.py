@@ -120,10 +120,10 @@ class CameraSource:
             if not isinstance(item, Frame):
                 status(str(item))
                 continue
-            if misfit is None and hasattr(self.profile, "size_warning"):
-                misfit = self.profile.size_warning(item.image) or ""  # said with every status line: it explains them
+            if misfit is None:  # said with every status line: it explains them
+                misfit = self._size_warning(item.image)
                 if misfit:
-                    status(f"{'camera' if source.live else 'video'}: {misfit}")
+                    status(f"{source.noun}: {misfit}")
             while not self.confirmed.empty():
                 watcher.confirm(self.confirmed.get())
             started = time.perf_counter()
@@ -136,9 +136,17 @@ class CameraSource:
             now = time.monotonic()
             if now - since >= 1.0:
                 warning = "".join(f"; {w}" for w in (misfit, watcher.status.warning) if w)
-                status(f"{'camera' if source.live else 'video'}: {frames / (now - since):.0f} fps, read in {latency:.0f} ms, "
+                status(f"{source.noun}: {frames / (now - since):.0f} fps, read in {latency:.0f} ms, "
                        f"confidence {watcher.status.confidence:.2f}{warning}")
                 frames, since = 0, now
+
+    def _size_warning(self, image) -> str:
+        """Why the profile's own corners may not fit this camera's frames ("" when they may, or when they are not
+        the profile's: found by markers or the network each frame)."""
+        profile = self.profile
+        if profile is None or getattr(profile, "localisation", None) != "corners":
+            return ""
+        return profile.size_warning(image) or ""  # type: ignore[attr-defined]
 
     def stop(self) -> None:
         self.stop_event.set()

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -117,15 +119,33 @@ def test_run_and_calibrate_with_a_missing_camera_give_up_quietly(tmp_path):
         assert "WARN" not in result.stderr and "VIDEOIO" not in result.stderr  # OpenCV's own logging is silent
 
 
-def test_speed_goes_with_a_video_only(tmp_path):
-    result = _companion("run", "--no-ui", "--camera", "99", "--speed", "2", "--journal", str(tmp_path / "c.jsonl"))
+@pytest.mark.parametrize("where", [["--camera", "99"], ["--video", "http://phone:8080/video"]])
+def test_speed_goes_with_a_video_file_only(tmp_path, where):
+    result = _companion("run", "--no-ui", *where, "--speed", "2", "--journal", str(tmp_path / "c.jsonl"))
     assert result.returncode == 2 and "--speed is how fast a --video file plays" in result.stderr
 
 
-@pytest.mark.parametrize("video", ["missing.mp4", "not-a-video.jpg", "empty-folder"])
+@pytest.mark.parametrize("argv, speed", [([], 1.0), (["--no-ui"], None), (["--no-ui", "--speed", "3"], 3.0),
+                                         (["--speed", "0"], None)])
+def test_a_film_plays_as_filmed_in_the_app_and_at_once_without_it(tmp_path, argv, speed):
+    """Without the app nothing is paced by the film's clock: converting a film to a match took as long as it ran."""
+    from companion.cli import _source_for, build_parser
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), np.zeros((36, 64, 3), np.uint8))
+    args = build_parser().parse_args(["run", "--video", str(frames), "--profile", str(PROFILE), *argv])
+    source, _ = _source_for(args, 0.0)
+    assert source.speed == speed
+
+
+@pytest.mark.parametrize("video", ["missing.mp4", "not-a-video.jpg", "empty-folder", "damaged-folder"])
 def test_a_video_that_cannot_be_read_is_said_before_the_match_and_leaves_no_journal(tmp_path, video):
     (tmp_path / "not-a-video.jpg").write_text("not an image")
     (tmp_path / "empty-folder").mkdir()
+    (tmp_path / "damaged-folder").mkdir()
+    for n in range(3):
+        (tmp_path / "damaged-folder" / f"{n}.jpg").write_bytes(b"\xff\xd8 cut short")
     journal = tmp_path / "j.jsonl"
     result = _companion("run", "--no-ui", "--video", str(tmp_path / video), "--profile", str(PROFILE),
                         "--journal", str(journal))

@@ -239,6 +239,8 @@ class Journal:
 
     def _write(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        if self._handle.closed:  # a late writer (the app's last clock line) is told as any failed write is
+            raise JournalError(f"cannot write the journal {self.path}: it is closed")
         fd = self._handle.fileno()
         start = os.fstat(fd).st_size  # the end, where an append-only write lands
         try:

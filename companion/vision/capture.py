@@ -25,6 +25,10 @@ from companion.errors import CompanionError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 
+# FFmpeg's decoder complaints (a damaged frame) went to the terminal, over the app: OpenCV reads this when it first
+# opens a file with FFmpeg, so it is set before any source opens (a value set by the user stands)
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+
 
 class CaptureError(CompanionError):
     """A source that cannot be opened at all (a missing file, an empty folder)."""
@@ -57,6 +61,11 @@ class FrameSource:
     live = False
     """Whether frames come as the world makes them (a camera, a stream), not as fast as they are read (a file)."""
 
+    @property
+    def noun(self) -> str:
+        """What the status line calls it: a live source is a camera, a file or folder a video."""
+        return "camera" if self.live else "video"
+
     def __init__(self) -> None:
         self._stopped = False
 
@@ -75,10 +84,16 @@ class FolderSource(FrameSource):
 
     def __init__(self, folder: Path, fps: float = 20.0) -> None:
         super().__init__()
-        self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.folder = Path(folder)
+        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:
             raise CaptureError(f"{folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
         self.fps = fps
+
+    def check(self) -> None:
+        """Raises `CaptureError` unless one of the images reads: a folder of damaged files is no video."""
+        if not any(cv2.imread(str(path)) is not None for path in self.files):
+            raise CaptureError(f"none of the {len(self.files)} images in {self.folder} can be read")
 
     def frames(self) -> Iterator[Frame | Status]:
         yield Status("connected", f"{len(self.files)} images", "video")
@@ -104,11 +119,6 @@ class StreamSource(FrameSource):
         self.max_failures = max_failures
         self.backend = backend
 
-    @property
-    def noun(self) -> str:
-        """What the status line calls it: a live source is a camera, a file a video."""
-        return "camera" if self.live else "video"
-
     def check(self) -> None:
         """Raises `CaptureError` unless a file gives a first frame: a missing or unreadable video is said before a
         match starts on it, not found out by a reading thread (a live source is looked for again instead)."""
@@ -123,10 +133,8 @@ class StreamSource(FrameSource):
                 capture.release()
 
     def _open(self) -> cv2.VideoCapture | None:
-        # OpenCV's own warnings (and FFmpeg's, which it reads this variable for when it first opens a file) go to
-        # the terminal, over the app, on every try: the status line says it instead
+        # OpenCV's own warnings go to the terminal, over the app, on every try: the status line says it instead
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
         capture = cv2.VideoCapture(self.target, self.backend)
         if not capture.isOpened():
             capture.release()

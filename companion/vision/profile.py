@@ -59,6 +59,13 @@ class ProfileError(CompanionError):
     """A profile file that is missing, unreadable or incomplete."""
 
 
+def _frame_size(value) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    width, height = (int(v) for v in value)
+    return width, height
+
+
 def default_profile_path() -> Path:
     base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
     return base / "backgammon-companion" / "board.toml"
@@ -70,7 +77,8 @@ class Profile:
     orientation: Orientation
     localisation: str = "corners"
     marker_corners: tuple[tuple[float, float], ...] | None = None
-    frame_size: tuple[int, int] = (1280, 720)
+    frame_size: tuple[int, int] | None = None
+    """The size of the pictures calibration saw (width, height); None in a profile written without it."""
     trays: str = "right"
     colours: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     flat_dice: bool = False
@@ -105,7 +113,7 @@ class Profile:
         """Why the profile may not fit `image`: it was calibrated on pictures of another size (another camera, or
         the same at another setting), so its corners are another picture's pixels. None when the sizes agree."""
         height, width = image.shape[:2]
-        if (width, height) == tuple(self.frame_size):
+        if self.frame_size is None or (width, height) == tuple(self.frame_size):
             return None
         return (f"this picture is {width}x{height} pixels but the profile was calibrated on "
                 f"{self.frame_size[0]}x{self.frame_size[1]}: calibrate on this camera's pictures")
@@ -174,8 +182,10 @@ class Profile:
             return "[" + ", ".join(f"[{x:.2f}, {y:.2f}]" for x, y in points) + "]"
 
         lines = ["# Backgammon Companion board profile (written by companion calibrate)", "version = 1",
-                 f'localisation = "{self.localisation}"', f"frame_size = [{self.frame_size[0]}, {self.frame_size[1]}]",
-                 f"corners = {pairs(self.corners)}"]
+                 f'localisation = "{self.localisation}"']
+        if self.frame_size is not None:
+            lines.append(f"frame_size = [{self.frame_size[0]}, {self.frame_size[1]}]")
+        lines.append(f"corners = {pairs(self.corners)}")
         if self.marker_corners is not None:
             lines.append("marker_corners = [" + ", ".join(f"[{x:.6f}, {y:.6f}]" for x, y in self.marker_corners) + "]")
         o = self.orientation
@@ -238,7 +248,7 @@ class Profile:
                                       str(data.get("player0_colour", "light")))
             return cls(corners, orientation, str(data.get("localisation", "corners")),  # type: ignore[arg-type]
                        tuple((float(x), float(y)) for x, y in markers) if markers else None,
-                       tuple(int(v) for v in data.get("frame_size", (1280, 720))),  # type: ignore[arg-type]
+                       _frame_size(data.get("frame_size")),
                        str(data.get("trays", "right")),
                        _colours(data.get("colours", {})),
                        _boolean(data.get("flat_dice", False), "flat_dice"), str(data.get("reader", "classic")),

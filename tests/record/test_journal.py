@@ -173,6 +173,8 @@ def test_the_match_clock_is_kept_in_the_header_and_its_time_at_a_quit_beside_the
     resumed.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1), (9.0, 0.0))
     resumed.close()
     assert read_journal(path).clock == (9.0, 0.0)  # a later entry's clock is the clock
+    with pytest.raises(JournalError, match="it is closed"):  # a late line from the app is an error it can catch
+        resumed.journal.append_clock((1.0, 1.0))
     unclocked = JournalHeader(("A", "B"), 3)
     assert "clock" not in unclocked.to_json() and JournalHeader.from_json(unclocked.to_json()).clock is None
 

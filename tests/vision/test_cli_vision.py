@@ -71,7 +71,7 @@ def test_read_without_a_profile_gives_the_ids_the_way_round_the_user_says(tmp_pa
     assert main(["read", str(moved), "--profile", str(profile), "--player0", "dark"]) == 2
     assert "the profile knows" in capsys.readouterr().err
     assert main(["read", str(moved), "--corners", *corners, "--json", "--home", "left"]) == 2
-    assert "which --json does not give" in capsys.readouterr().err
+    assert "--json gives them with a profile only" in capsys.readouterr().err
 
 
 def test_read_without_a_profile_takes_player_0s_colour_from_the_checkers_on_the_bar(tmp_path, capsys):
@@ -292,4 +292,10 @@ def test_a_profile_of_pictures_of_another_size_is_warned_of(tmp_path, capsys):
     height, width = image.shape[:2]
     assert f"but the profile was calibrated on {width}x{height}" in capsys.readouterr().err
     main(["read", str(path), "--profile", str(profile)])
+    assert "calibrated on" not in capsys.readouterr().err
+    unsized = tmp_path / "unsized.toml"  # written without the size: no size to warn of
+    unsized.write_text("".join(line for line in profile.read_text().splitlines(keepends=True)
+                               if not line.startswith("frame_size")))
+    (tmp_path / "unsized.empty.npz").write_bytes((tmp_path / "board.empty.npz").read_bytes())
+    main(["read", str(bigger), "--profile", str(unsized)])
     assert "calibrated on" not in capsys.readouterr().err

@@ -217,7 +217,9 @@ def test_the_camera_source_hands_confirmations_to_its_watcher_before_the_next_fr
             calls.append(("feed", time))
             return []
 
-    class Frames:
+    class Frames(capture.FrameSource):
+        live = True  # camera 0
+
         def frames(self):
             for i in range(2):
                 yield capture.Frame(np.zeros((8, 8, 3), np.uint8), float(i), i)
