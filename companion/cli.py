@@ -755,7 +755,8 @@ def _cmd_dice(args: argparse.Namespace) -> int:
 
 
 def _found_text(found, reading=None, orientation=None) -> str:
-    from companion.vision.roll import cube_json, dice_json
+    from companion.vision.orientation import Orientation
+    from companion.vision.roll import cube_json, dice_json, dice_reading
 
     lines = []
     for die in dice_json(found, reading):
@@ -764,6 +765,9 @@ def _found_text(found, reading=None, orientation=None) -> str:
         lines.append(f"die {die['value']} at x={x} y={y} ({w}x{h} px), confidence {die['confidence']:.2f}{state}")
     if not lines:
         lines.append("no dice")
+    elif dice_reading(found, reading, orientation or Orientation()) is None:  # as the referee would wait
+        lines.append(f"the roll is unclear ({len(found.dice)} {'die' if len(found.dice) == 1 else 'dice'} found): "
+                     "no roll in the IDs")
     cube = cube_json(found, orientation)
     if cube is not None:
         place = f", {cube['place']}" if "place" in cube else ""
