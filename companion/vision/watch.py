@@ -23,7 +23,7 @@ from companion.vision.dice import DiceReader, Found
 from companion.vision.motion import StillnessGate
 from companion.vision.profile import Profile
 from companion.vision.reader import BoardReader, ImageReading
-from companion.vision.strip_reader import StripReader
+from companion.vision.strip_reader import BOARD_LEAST, StripReader
 from companion.vision.roll import cube_reading, dice_reading
 
 
@@ -91,6 +91,10 @@ class BoardWatcher:
         rectified = self._reader.plane.rectify(image)
         reading = self._reader.read(image, time, rectified)
         self.status.last = reading
+        if reading.board < BOARD_LEAST:  # the referee then only hears an unsure board: say the likely cause
+            self.status.warning = "; ".join(w for w in (self.status.warning, (
+                f"no board where the profile looks (board confidence {reading.board:.2f}): has the camera or the "
+                "board moved? calibrate again")) if w)
         self._reading = None
         if reading.busy:
             self.status.busy += 1

@@ -248,3 +248,20 @@ def test_a_look_overrules_the_network_only_where_it_reads_covered_and_then_as_su
     plain = StripReader(corners).read(image)
     looked = StripReader(corners, empty_looks=EmptyLooks.none().learnt(image, corners, STANDARD, empty)).read(image)
     assert [(p.count, p.confidence) for p in looked.points] == [(p.count, p.confidence) for p in plain.points]
+
+
+def test_the_watcher_says_when_the_profile_looks_where_no_board_is():
+    """A video read through another board's profile only said the set-up was wrong, at confidence 0.00."""
+    from companion.vision.watch import BoardWatcher
+
+    start, corners = _render(Position.start())
+    profile = calibrate(start, corners=corners, markers=False, reader="strips").profile
+    watcher = BoardWatcher(profile, hold=0.2, dice=False)
+    wall = np.random.default_rng(3).integers(0, 255, start.shape, np.uint8)  # no board where the corners are
+    for i in range(10):
+        watcher.feed(wall, i * 0.05)
+    assert "no board where the profile looks" in (watcher.status.warning or "")
+    watcher = BoardWatcher(profile, hold=0.2, dice=False)
+    for i in range(10):
+        watcher.feed(start, i * 0.05)
+    assert not watcher.status.warning
