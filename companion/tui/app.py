@@ -239,7 +239,8 @@ class CompanionApp(App):
         if clock is not None and recorder.clock_used is not None:  # a resumed match keeps its time
             clock = MatchClock(clock.delay, clock.reserve, recorder.clock_used)
         self.clock = clock
-        self.clock_paused = False
+        # a resumed match's clock waits for k: it would run from while the app was starting, the players not back
+        self.clock_paused = clock is not None and recorder.clock_used is not None
         self._now = now
         """The clock's time source (a steady clock; tests pass their own)."""
         self._flagged: set[int] = set()
@@ -404,6 +405,8 @@ class CompanionApp(App):
             self.query_one("#clock-large").display = self.mode == "referee"  # large for the players to see
             self.run_clock()
             self.set_interval(0.2, self._while_shown(self.refresh_clock))
+            if self.clock_paused:
+                self.notify("The match clock is paused as the match resumes: k starts it")
         if self.club is not None:  # the link changes on its own (Wi-Fi, the server): look at it every second
             self.set_interval(1.0, self._while_shown(self.refresh_status))
         self.query_one("#command", Input).focus()
@@ -694,8 +697,9 @@ class CompanionApp(App):
     # -- the match clock ------------------------------------------------------------------------------
 
     def run_clock(self) -> None:
-        """The clock runs for the player to act (to roll, to play, to answer a double); picking up the dice
-        finishes the move and starts the opponent's; it stops between games and while paused (k)."""
+        """The clock runs for the player to act (to roll, to play, to answer a double, an illegal play or a
+        resignation, `_to_act`); picking up the dice finishes the move and starts the opponent's; it stops between
+        games and while paused (k)."""
         if self.clock is None:
             return
         game = self.recorder.referee.game
@@ -703,8 +707,18 @@ class CompanionApp(App):
         if self.clock_paused or self._clock_stands():
             self.clock = self.clock.stop(now)
         else:
-            self.clock = self.clock.start(game.turn, now)
+            self.clock = self.clock.start(self._to_act(), now)
         self.refresh_clock()
+
+    def _to_act(self) -> int:
+        """Whose time it is: the player on turn, but the opponent while he decides on an illegal play (correct,
+        accept or roll) or on a resignation offered to him."""
+        state = self.recorder.referee.state
+        if state.pending is not None:
+            return 1 - state.game.turn
+        if state.resign_offer is not None:
+            return 1 - state.resign_offer[0]
+        return state.game.turn
 
     def action_clock(self) -> None:
         if self.clock is None:

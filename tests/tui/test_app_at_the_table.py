@@ -565,6 +565,41 @@ async def test_a_resumed_match_keeps_its_clock_and_the_time_thought_before_the_q
     old.close()
 
 
+async def test_the_clock_runs_for_the_player_who_decides_on_an_illegal_play_or_a_resignation(tmp_path):
+    """A referee's trial: Ann's reserve ran while Bob decided whether to ask for a correction of her illegal play, and
+    Bob's while Ann decided on his resignation; a resumed match's clock ran from while the app was starting."""
+    from companion.rules.clock import MatchClock
+
+    now = [1000.0]
+    app = _app(tmp_path, mode="referee", length=5, clock=MatchClock(delay=12, reserve=600), now=lambda: now[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "8/4 6/5!")  # Ann's illegal play, made on the board: Bob decides
+        assert app.recorder.referee.state.pending is not None and app.clock.running == 1
+        app.set_focus(None)
+        await pilot.press("a")  # Bob accepts it: his turn, his clock
+        await pilot.pause()
+        assert app.clock.running == 1
+        await _type(pilot, "64")
+        app.offer_resignation(1)  # Bob offers: Ann decides
+        await pilot.pause()
+        assert app.clock.running == 0
+        await pilot.press("n")  # declined: Bob's turn again
+        await pilot.pause()
+        assert app.clock.running == 1
+        now[0] += 40
+    app.recorder.close()
+    at_quit = (app.clock.used_now(0, now[0]), app.clock.used_now(1, now[0]))
+    resumed = CompanionApp(Recorder.resume(tmp_path / "m.jsonl"), clock=MatchClock(delay=12, reserve=600),
+                           now=lambda: now[0])
+    async with resumed.run_test(size=SMALL) as pilot:
+        assert resumed.clock_paused and resumed.clock.running is None  # waits for k
+        now[0] += 100  # the app starting, the players coming back: nobody's time
+        resumed.set_focus(None)
+        await pilot.press("k")
+        await pilot.pause()
+        assert resumed.clock.running == 1 and resumed.clock.used == at_quit and at_quit[1] > 0
+
+
 async def test_k_before_the_first_roll_leaves_the_clock_to_run_from_it_and_a_pause_is_kept(tmp_path):
     """A new user pressed `k` before the first roll (the clock stood, "stopped") and found it paused after the roll.
     Between games there is nothing to pause: `k` says when the clock runs, and the footer shows Clock from then."""
