@@ -101,12 +101,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         for r in reports:
             status = "legal" if r.ok else f"{len(r.findings)} problem(s)"
+            if r.notes:
+                status += f", {len(r.notes)} illegal play(s) let stand"
             winner = f", won by {r.players[r.winner]}" if r.winner is not None else ""
             length = f"{r.length}-point match" if r.length else "money play"
             print(f"{r.source}: {length}, {len(r.games)} game(s), {r.plays} plays checked: {status}"
                   f" (final score {r.final_score[0]}-{r.final_score[1]}{winner})")
             for f in r.findings:
                 print(f"  {f}")
+            for n in r.notes:
+                print(f"  note: {n}")
         for message in unreadable:
             print(f"error: {message}", file=sys.stderr)
     if unreadable:
@@ -373,12 +377,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if recorder.journal is not None and not args.no_ui:
             print(f"The match is journalled in {recorder.journal.path}")
             if recorder.referee.state.match_over:
-                print(f"  it is over: companion run --replay {recorder.journal.path} --no-ui --out match.mat "
-                      "exports it")
+                print(f"  it is over: companion run --replay {recorder.journal.path} --no-ui --out "
+                      f"match{_export_suffix(recorder)} exports it")
             else:  # a clock the header does not hold (another than it began with, or an old journal's) is given
                 clock = (f" --clock {args.clock[0]:g},{args.clock[1]:g}"
                          if args.clock and args.clock != recorder.header.clock else "")
                 print(f"  go on with it: companion run --resume {recorder.journal.path}{clock}")
+
+
+def _export_suffix(recorder) -> str:
+    """.mat, or .sgf where the match holds what .mat cannot carry (an illegal play that stood, a position set)."""
+    from companion.record.recorder import format_record
+
+    try:
+        format_record(recorder.record(), ".mat")
+    except CompanionError:
+        return ".sgf"
+    return ".mat"
 
 
 def _clock_settings(args: argparse.Namespace, recorder) -> tuple[float, float] | None:

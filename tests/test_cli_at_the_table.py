@@ -14,6 +14,7 @@ from companion.cli import main
 from companion.record.jellyfish import read_match_file
 from companion.record.recorder import convert, load_any
 from companion.record.sgf import read_sgf
+from companion.referee.observations import Command, UserCommand
 from tests.conftest import MATCHES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -197,6 +198,34 @@ def test_check_reads_sgf(tmp_path, capsys):
     assert main(["check", str(tmp_path / "m.sgf")]) == 0
     out = capsys.readouterr()
     assert "legal" in out.out and "expected a header" not in out.err
+
+
+def test_check_notes_an_illegal_play_that_stood_in_an_sgf(tmp_path, capsys):
+    """A referee's SGF with an illegal play the opponent let stand was called legal with nothing said."""
+    from companion.record.journal import JournalHeader
+    from companion.record.recorder import Recorder
+    from companion.referee.typed import observations_from_text
+
+    recorder = Recorder.create(tmp_path / "m.jsonl", JournalHeader(("Ann", "Bob"), 3))
+    for line in ("31", "8/4 6/5!", "64"):  # Bob rolls: Ann's illegal play stands
+        pending = recorder.referee.state.pending is not None
+        for observation in observations_from_text(line, recorder.referee.game, illegal_pending=pending):
+            recorder.observe(observation)
+    recorder.observe(UserCommand(Command.OFFER_RESIGN, 1, value=1))
+    recorder.observe(UserCommand(Command.ACCEPT_RESIGN))
+    written = recorder.export(tmp_path / "m.sgf")
+    from companion.cli import _export_suffix
+
+    assert _export_suffix(recorder) == ".sgf"  # the quit message named .mat, which refuses it
+    assert _export_suffix(Recorder(JournalHeader(("Ann", "Bob"), 3))) == ".mat"
+    recorder.close()
+    capsys.readouterr()
+    assert main(["check", str(written)]) == 0  # the rules let it stand: no problem of the record
+    out = capsys.readouterr().out
+    assert "legal, 1 illegal play(s) let stand" in out and "note: game 1" in out and "Ann: an illegal play of 31" in out
+    assert main(["check", "--json", str(written)]) == 0
+    notes = json.loads(capsys.readouterr().out)["files"][0]["notes"]
+    assert [n["kind"] for n in notes] == ["illegal-play-stood"]
 
 
 def test_quitting_the_app_prints_the_journal_path(tmp_path, capsys, monkeypatch):

@@ -69,6 +69,9 @@ class AuditReport:
     players: tuple[str, str]
     length: int
     findings: list[Finding] = field(default_factory=list)
+    notes: list[Finding] = field(default_factory=list)
+    """What the record says happened against the rules and was let stand, as the rules allow (an illegal play its
+    opponent accepted): no problem of the record, but a reader of it wants to know."""
     games: list[GameOutcome] = field(default_factory=list)
     final_score: tuple[int, int] = (0, 0)
     winner: int | None = None
@@ -93,6 +96,7 @@ class AuditReport:
             "final_score": list(self.final_score),
             "winner": None if self.winner is None else self.players[self.winner],
             "findings": [asdict(f) for f in self.findings],
+            "notes": [asdict(n) for n in self.notes],
         }
 
 
@@ -266,7 +270,12 @@ class _GameReplay:
         return events
 
     def note(self, action: Action, event: Event) -> None:
-        if isinstance(event, IllegalPlay) and action.kind is not ActionKind.STOOD:
+        if isinstance(event, IllegalPlay) and action.kind is ActionKind.STOOD:
+            self.report.notes.append(Finding(self.game.number, action.move, action.line,
+                                             self.record.players[action.player], "illegal-play-stood",
+                                             f"an illegal play of {action.dice[0]}{action.dice[1]} stood, its "
+                                             f"opponent accepting it: {'; '.join(event.reasons)}"))
+        elif isinstance(event, IllegalPlay):
             self.find(action, "illegal-play", f"{action.text}: {'; '.join(event.reasons)}")
         elif isinstance(event, Refused):
             self.find(action, "cube" if event.command in _CUBE_COMMANDS else "turn", event.reason)

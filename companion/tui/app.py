@@ -149,10 +149,12 @@ class CommandLine(Input):
         await super()._on_key(event)
 
 
-SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double", "undo", "clock"})
+SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double", "undo", "clock",
+                                   "toggle_hints"})
 """Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Double while the
 next player to roll may double, Take and Pass while a double waits, Undo while there is something to undo, Clock with
-a match clock. Pressed at another time they still act, and say why they do not apply."""
+a match clock, Hints outside referee mode. Pressed at another time they still act, and say why they do not apply;
+the command palette offers them only while they apply."""
 
 INTO_THE_GAME = frozenset({"accept", "correct", "double", "take", "pass_double", "beaver", "undo", "new_game",
                            "edit_position"})
@@ -268,6 +270,11 @@ class CompanionApp(App):
         yield from super().get_system_commands(screen)
         keys = {b.action: b.key_display or b.key.split(",")[0] for b in self.BINDINGS}  # type: ignore[union-attr]
         for name, (title, help_text) in ACTIONS.items():
+            if name in SHOWN_WHILE_THEY_APPLY and not self.check_action(name, ()):
+                continue  # a palette lists what can be done now (a key pressed still says why not)
+            if name == "beaver" and not (self.recorder.referee.game.match.beaver
+                                         and self.recorder.referee.game.phase is Phase.DOUBLED):
+                continue  # money play with beavers only, while a double waits
             if name not in ("quit", "focus_input"):  # Textual's palette has its own quit; typing needs no command
                 yield SystemCommand(title, f"{help_text} (key {keys[name]})" if name in keys else help_text,
                                     getattr(self, f"action_{name}"))
@@ -290,6 +297,8 @@ class CompanionApp(App):
             return self.clock is not None and (self.clock_paused or not self._clock_stands())
         if action == "undo":
             return self.recorder.referee.can_undo
+        if action == "toggle_hints":
+            return self.mode != "referee"
         if action not in SHOWN_WHILE_THEY_APPLY:
             return True
         state = self.recorder.referee.state

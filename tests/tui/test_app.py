@@ -658,7 +658,10 @@ async def test_the_palette_offers_a_resignation_and_names_each_commands_key(tmp_
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31", "8/5 6/5", "64")  # Bob on roll
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
-        assert "(key d)" in commands["Double"].help and "(key ?)" in commands["List the keys"].help
+        assert "(key e)" in commands["Export"].help and "(key ?)" in commands["List the keys"].help
+        # what cannot be done now is not offered: no illegal play waits, no double after the roll, no beaver in
+        # match play
+        assert not {"Accept the illegal play", "Double", "Take", "Pass", "Beaver"} & set(commands)
         app.set_focus(None)
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -668,6 +671,21 @@ async def test_the_palette_offers_a_resignation_and_names_each_commands_key(tmp_
         await pilot.pause()
         offered = _events(app, ResignationOffered)
         assert offered and offered[-1].player == 1 and offered[-1].value == 2
+
+
+async def test_referee_mode_has_no_hints_key_in_its_footer_and_h_still_says_why(tmp_path):
+    """A referee's trial: the footer offered `h Hints`, which only said hints are hidden in referee mode."""
+    app = _app(tmp_path, mode="referee")
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        assert app.check_action("toggle_hints", ()) is False
+        assert "Toggle hints" not in {c.title for c in app.get_system_commands(app.screen)}
+        app.set_focus(None)
+        await pilot.press("h")
+        await pilot.pause()
+        assert any("hidden in referee mode" in str(n.message) for n in app._notifications)
+    (tmp_path / "r").mkdir()
+    assert _app(tmp_path / "r", mode="record").check_action("toggle_hints", ()) is True
 
 
 async def _open_editor(pilot):
