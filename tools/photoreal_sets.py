@@ -100,10 +100,13 @@ AS_DRAWN = (
     PhotorealSet("heldout29", "heldout", 1066, 6, "development", "session 44's fresh draw (named in session 42)"),
     PhotorealSet("heldout-mosaic26", "heldout", 244, 6, "development",
                  "session 44's fresh draw (named in session 42)"),
-    PhotorealSet("heldout30", "heldout", 1072, 6, "fresh", "the next fresh draw (named in session 43)"),
-    PhotorealSet("heldout-mosaic27", "heldout", 250, 6, "fresh", "the next fresh draw (named in session 43)"),
-    PhotorealSet("heldout31", "heldout", 1078, 6, "fresh", "the draw after the next (named in session 44)"),
-    PhotorealSet("heldout-mosaic28", "heldout", 256, 6, "fresh", "the draw after the next (named in session 44)"),
+    PhotorealSet("heldout30", "heldout", 1072, 6, "development", "session 45's fresh draw (named in session 43)"),
+    PhotorealSet("heldout-mosaic27", "heldout", 250, 6, "development",
+                 "session 45's fresh draw (named in session 43)"),
+    PhotorealSet("heldout31", "heldout", 1078, 6, "fresh", "the next fresh draw (named in session 44)"),
+    PhotorealSet("heldout-mosaic28", "heldout", 256, 6, "fresh", "the next fresh draw (named in session 44)"),
+    PhotorealSet("heldout32", "heldout", 1084, 6, "fresh", "the draw after the next (named in session 45)"),
+    PhotorealSet("heldout-mosaic29", "heldout", 262, 6, "fresh", "the draw after the next (named in session 45)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 
@@ -119,7 +122,8 @@ STEADY_TWINS = ("heldout13", "heldout-mosaic10", "heldout19", "heldout20", "held
                 "heldout21", "heldout-mosaic18", "heldout22", "heldout-mosaic19", "heldout23", "heldout-mosaic20",
                 "heldout24", "heldout-mosaic21", "heldout25", "heldout-mosaic22", "heldout26", "heldout-mosaic23",
                 "heldout27", "heldout-mosaic24", "heldout28", "heldout-mosaic25", "heldout29",
-                "heldout-mosaic26", "heldout30", "heldout-mosaic27", "heldout31", "heldout-mosaic28")
+                "heldout-mosaic26", "heldout30", "heldout-mosaic27", "heldout31", "heldout-mosaic28", "heldout32",
+                "heldout-mosaic29")
 """The sets also rendered steady, in the order they were named."""
 
 SETS = {s.name: s for s in AS_DRAWN + tuple(steady_twin(next(a for a in AS_DRAWN if a.name == name))
