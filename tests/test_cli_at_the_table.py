@@ -214,6 +214,7 @@ def test_check_notes_an_illegal_play_that_stood_in_an_sgf(tmp_path, capsys):
     recorder.observe(UserCommand(Command.OFFER_RESIGN, 1, value=1))
     recorder.observe(UserCommand(Command.ACCEPT_RESIGN))
     written = recorder.export(tmp_path / "m.sgf")
+    assert "C[illegal play stood: 8/5 6/4: the checkers moved 5 pips" in written.read_text()  # what was played
     from companion.cli import _export_suffix
 
     assert _export_suffix(recorder) == ".sgf"  # the quit message named .mat, which refuses it

@@ -78,8 +78,9 @@ class MatchLog:
             elif isinstance(event, PlayWithdrawn):
                 _drop_last_play(actions, event.player)
             elif isinstance(event, PlayStood):
+                played = f"{event.moves}: " if event.moves else ""  # the record says what was played, in words
                 actions.append(Action(event.player, ActionKind.STOOD, dice=(event.roll.die1, event.roll.die2),
-                                      position=event.after.swap(), text="; ".join(event.reasons)))
+                                      position=event.after.swap(), text=played + "; ".join(event.reasons)))
             elif isinstance(event, PositionSet):
                 actions.append(Action(event.player, ActionKind.SETUP, position=event.position))
             elif isinstance(event, DoubleOffered):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.rules import EndKind, Play, Position, Roll
+from companion.rules.notation import moves_between
 
 Names = tuple[str, str]
 DEFAULT_NAMES: Names = ("Player 0", "Player 1")
@@ -107,9 +108,15 @@ class IllegalPlay(Event):
     nearest: tuple[Play, ...]
     """The legal plays closest to what was played (fewest checkers out of place)."""
 
+    @property
+    def moves(self) -> str | None:
+        """What was played, in words (`13/9 6/5`), where the board after it says (`notation.moves_between`)."""
+        return None if self.after is None else moves_between(self.before, self.after)
+
     def text(self, names: Names = DEFAULT_NAMES) -> str:
         near = ", ".join(p.notation or "no move" for p in self.nearest)
-        return (f"Illegal play by {names[self.player]} ({self.roll}): {'; '.join(self.reasons)}"
+        played = f": {self.moves}" if self.moves else ""
+        return (f"Illegal play by {names[self.player]} ({self.roll}{played}): {'; '.join(self.reasons)}"
                 + (f". Nearest legal: {near}" if near else "")
                 + f". {names[1 - self.player]} may ask for a correction or accept the play")
 
@@ -133,8 +140,14 @@ class PlayStood(Event):
     after: Position
     reasons: tuple[str, ...]
 
+    @property
+    def moves(self) -> str:
+        """What was played, in words (`notation.moves_between`)."""
+        return moves_between(self.before, self.after)
+
     def text(self, names: Names = DEFAULT_NAMES) -> str:
-        return f"The illegal play by {names[self.player]} stands"
+        played = f" ({self.roll}: {self.moves})" if self.moves else ""
+        return f"The illegal play by {names[self.player]}{played} stands"
 
 
 @dataclass(frozen=True, slots=True)

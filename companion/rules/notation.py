@@ -99,6 +99,23 @@ def apply_moves(position: Position, moves: list[tuple[int, int, bool]]) -> tuple
     return tuple(me), tuple(opp)
 
 
+def moves_between(before: Position, after: Position) -> str:
+    """The moves that take `before` to `after` (both from the mover's side), written as a play is (`13/9 6/5*`),
+    legal or not: what an illegal play was, in words ("" where nothing moved). Each checker that left a place is
+    paired with one that arrived, the farthest from home first (both sides hold fifteen, so they pair off); a `*`
+    where the opponent's blot went to the bar."""
+    sources = [p for p in range(BAR, OFF, -1) for _ in range(max(0, before.player[p] - after.player[p]))]
+    targets = [p for p in range(BAR - 1, OFF - 1, -1) for _ in range(max(0, after.player[p] - before.player[p]))]
+    hit = {p for p in range(1, BAR) if before.opponent[BAR - p] == 1 and after.opponent[BAR - p] == 0
+           and after.opponent[BAR] > before.opponent[BAR]}  # his blot on my point p, now on the bar
+    names = {BAR: "bar", OFF: "off"}
+    moves = [f"{names.get(a, a)}/{names.get(b, b)}{'*' if b in hit else ''}" for a, b in zip(sources, targets)]
+    counted: dict[str, int] = {}
+    for move in moves:
+        counted[move] = counted.get(move, 0) + 1
+    return " ".join(move if n == 1 else f"{move}({n})" for move, n in counted.items())
+
+
 def written_as(plays: list[Play], mine: Sequence[int], theirs: Sequence[int]) -> list[Play]:
     """The `plays` that written moves reaching (`mine`, `theirs`) may stand for, as records write plays: each puts
     the mover's checkers in the same places and hits every blot the moves hit. A hit made in passing may be left out

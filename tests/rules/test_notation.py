@@ -77,3 +77,26 @@ def test_more_checkers_moved_from_a_point_than_stand_there_is_said_so():
         apply_moves(one_back, parse_moves("24/21 24/19"))
     with pytest.raises(NotationError, match="no checker on the 20-point"):
         apply_moves(one_back, parse_moves("20/15"))
+
+
+@pytest.mark.parametrize("written, said", [
+    ("13/9 6/5", "13/9 6/5"),  # legal or not, the board change in words
+    ("13/8 13/9", "13/9 13/8"),
+    ("6/off 6/off", "6/off(2)"),
+    ("24/18 24/18 13/7 13/7", "24/18(2) 13/7(2)"),
+])
+def test_moves_between_says_what_was_played_from_the_two_boards(written, said):
+    from companion.rules.notation import apply_moves, moves_between
+
+    start = Position.start()
+    mine, theirs = apply_moves(start, parse_moves(written))
+    assert moves_between(start, Position(tuple(mine), tuple(theirs))) == said
+
+
+def test_moves_between_marks_a_hit_and_names_the_bar():
+    from companion.rules.notation import apply_moves, moves_between
+
+    before = Position.from_points({25: 1, 13: 5, 8: 3, 6: 5, 24: 1}, {5: 1, 13: 5, 8: 3, 6: 5, 24: 1})
+    mine, theirs = apply_moves(before, parse_moves("bar/20*"))
+    assert moves_between(before, Position(tuple(mine), tuple(theirs))) == "bar/20*"
+    assert moves_between(before, before) == ""
