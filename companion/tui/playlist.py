@@ -17,10 +17,27 @@ class PlayList(RichLog):
         super().__init__(markup=False, wrap=True, min_width=1, **kwargs)
         self._texts: list[str] = []
         self._wrapped_at = 0
+        self._newest_from = 0
+        """The line the newest entry starts on."""
 
     def write(self, content, *args, **kwargs):  # type: ignore[override]
         self._texts.append(str(content))
-        return super().write(_hanging(str(content)), *args, **kwargs)
+        self._newest_from = len(self.lines)
+        written = super().write(_hanging(str(content)), *args, scroll_end=False, **kwargs)
+        self._show_newest()
+        return written
+
+    def _show_newest(self) -> None:
+        """The newest entry, from its start when it is taller than the pane (scrolled to its end, an illegal play's
+        entry showed its last words, not who played what); worked out after the refresh, at the pane's size then."""
+        self.call_after_refresh(self._scroll_to_newest)
+
+    def _scroll_to_newest(self) -> None:
+        height = self.scrollable_content_region.height
+        if height and len(self.lines) - self._newest_from > height:
+            self.scroll_to(y=self._newest_from, animate=False, immediate=True)
+        else:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def clear(self):  # type: ignore[override]
         self._texts = []
@@ -40,9 +57,10 @@ class PlayList(RichLog):
             self._wrapped_at = width
             RichLog.clear(self)
             for text in self._texts:
+                self._newest_from = len(self.lines)
                 RichLog.write(self, _hanging(text), scroll_end=False)
         # a pane made shorter (the verdict above it grew a line) would otherwise hide the newest lines
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        self._show_newest()
 
     @property
     def texts(self) -> list[str]:

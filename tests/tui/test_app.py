@@ -405,6 +405,22 @@ async def test_the_play_list_still_shows_the_newest_line_when_the_verdict_above_
         assert plays.size.height < tall and plays.scroll_y == plays.max_scroll_y
 
 
+async def test_an_entry_taller_than_the_play_list_shows_from_its_start(tmp_path):
+    """A referee's trial at 100x32: the illegal play's entry showed its last words ('pips; 42 allows at most 6...'),
+    not who played what."""
+    from companion.tui.playlist import PlayList
+
+    app = _app(tmp_path, mode="referee")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await _type(pilot, "42", "13/8 6/4!")
+        plays = app.query_one("#plays", PlayList)
+        for _ in range(3):
+            await pilot.pause()
+        newest = len(plays.lines) - plays._newest_from
+        assert newest > plays.scrollable_content_region.height  # the case: taller than the pane
+        assert plays.scroll_y == plays._newest_from and "Illegal play by Ann" in plays.lines[plays._newest_from].text
+
+
 async def test_export_writes_a_mat_file_that_reads_back(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
