@@ -782,7 +782,7 @@ def _found_text(found, reading=None, orientation=None) -> str:
         lines.append("no dice")
     elif dice_reading(found, reading, orientation or Orientation()) is None:  # as the referee would wait
         lines.append(f"the roll is unclear ({len(found.dice)} {'die' if len(found.dice) == 1 else 'dice'} found): "
-                     "no roll in the IDs")
+                     "no roll can be taken from them")
     cube = cube_json(found, orientation)
     if cube is not None:
         place = f", {cube['place']}" if "place" in cube else ""

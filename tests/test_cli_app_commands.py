@@ -216,7 +216,6 @@ def test_the_reading_as_text_keeps_two_digit_counts_apart_and_says_a_mended_read
                                      "checkers, not all seen")
 
 
-
 def test_read_says_a_roll_is_unclear_where_the_referee_would_wait():
     """A new user's `read` listed four dice at 0.29-0.47 and said nothing of the roll, whose IDs then had none."""
     from companion.cli import _found_text
@@ -226,7 +225,7 @@ def test_read_says_a_roll_is_unclear_where_the_referee_would_wait():
         return DieRead(value, (x, 10, 20, 20), confidence, False, (100.0 + x, 200.0))
 
     four = _found_text(Found((die(3, 0), die(5, 40), die(2, 80), die(6, 120))))
-    assert four.splitlines()[-1] == "the roll is unclear (4 dice found): no roll in the IDs"
+    assert four.splitlines()[-1] == "the roll is unclear (4 dice found): no roll can be taken from them"
     one = _found_text(Found((die(3, 0),)))
     assert "the roll is unclear (1 die found)" in one
     two = _found_text(Found((die(3, 0), die(5, 40))))

@@ -202,6 +202,7 @@ def test_check_reads_sgf(tmp_path, capsys):
 
 def test_check_notes_an_illegal_play_that_stood_in_an_sgf(tmp_path, capsys):
     """A referee's SGF with an illegal play the opponent let stand was called legal with nothing said."""
+    from companion.cli import _export_suffix
     from companion.record.journal import JournalHeader
     from companion.record.recorder import Recorder
     from companion.referee.typed import observations_from_text
@@ -215,15 +216,13 @@ def test_check_notes_an_illegal_play_that_stood_in_an_sgf(tmp_path, capsys):
     recorder.observe(UserCommand(Command.ACCEPT_RESIGN))
     written = recorder.export(tmp_path / "m.sgf")
     assert "C[illegal play stood: 8/5 6/4: the checkers moved 5 pips" in written.read_text()  # what was played
-    from companion.cli import _export_suffix
-
     assert _export_suffix(recorder) == ".sgf"  # the quit message named .mat, which refuses it
     assert _export_suffix(Recorder(JournalHeader(("Ann", "Bob"), 3))) == ".mat"
     recorder.close()
     capsys.readouterr()
     assert main(["check", str(written)]) == 0  # the rules let it stand: no problem of the record
     out = capsys.readouterr().out
-    assert "legal, 1 illegal play(s) let stand" in out and "note: game 1" in out and "Ann: an illegal play of 31" in out
+    assert "legal, 1 illegal play(s) let stand" in out and "note: game 1" in out and "Ann: an illegal play of 31: 8/5 6/4 stood" in out
     assert main(["check", "--json", str(written)]) == 0
     notes = json.loads(capsys.readouterr().out)["files"][0]["notes"]
     assert [n["kind"] for n in notes] == ["illegal-play-stood"]

@@ -273,8 +273,9 @@ class _GameReplay:
         if isinstance(event, IllegalPlay) and action.kind is ActionKind.STOOD:
             self.report.notes.append(Finding(self.game.number, action.move, action.line,
                                              self.record.players[action.player], "illegal-play-stood",
-                                             f"an illegal play of {action.dice[0]}{action.dice[1]} stood, its "
-                                             f"opponent accepting it: {'; '.join(event.reasons)}"))
+                                             f"an illegal play of {action.dice[0]}{action.dice[1]}"
+                                             f"{': ' + event.moves if event.moves else ''} stood, its opponent "
+                                             f"letting it: {'; '.join(event.reasons)}"))
         elif isinstance(event, IllegalPlay):
             self.find(action, "illegal-play", f"{action.text}: {'; '.join(event.reasons)}")
         elif isinstance(event, Refused):

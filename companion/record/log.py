@@ -78,7 +78,8 @@ class MatchLog:
             elif isinstance(event, PlayWithdrawn):
                 _drop_last_play(actions, event.player)
             elif isinstance(event, PlayStood):
-                played = f"{event.moves}: " if event.moves else ""  # the record says what was played, in words
+                moves = event.moves
+                played = f"{moves}: " if moves else ""  # the record says what was played, in words
                 actions.append(Action(event.player, ActionKind.STOOD, dice=(event.roll.die1, event.roll.die2),
                                       position=event.after.swap(), text=played + "; ".join(event.reasons)))
             elif isinstance(event, PositionSet):

@@ -115,7 +115,8 @@ class IllegalPlay(Event):
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
         near = ", ".join(p.notation or "no move" for p in self.nearest)
-        played = f": {self.moves}" if self.moves else ""
+        moves = self.moves
+        played = f": {moves}" if moves else ""
         return (f"Illegal play by {names[self.player]} ({self.roll}{played}): {'; '.join(self.reasons)}"
                 + (f". Nearest legal: {near}" if near else "")
                 + f". {names[1 - self.player]} may ask for a correction or accept the play")
@@ -146,7 +147,8 @@ class PlayStood(Event):
         return moves_between(self.before, self.after)
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
-        played = f" ({self.roll}: {self.moves})" if self.moves else ""
+        moves = self.moves
+        played = f" ({self.roll}: {moves})" if moves else ""
         return f"The illegal play by {names[self.player]}{played} stands"
 
 

@@ -109,7 +109,18 @@ def moves_between(before: Position, after: Position) -> str:
     hit = {p for p in range(1, BAR) if before.opponent[BAR - p] == 1 and after.opponent[BAR - p] == 0
            and after.opponent[BAR] > before.opponent[BAR]}  # his blot on my point p, now on the bar
     names = {BAR: "bar", OFF: "off"}
-    moves = [f"{names.get(a, a)}/{names.get(b, b)}{'*' if b in hit else ''}" for a, b in zip(sources, targets)]
+    starred: set[int] = set()
+
+    def move(a: int, b: int) -> str:
+        # a hit is starred once, where a move ends on it, else where one passes it (13/9*/5), as records write it
+        passed = [h for h in sorted(hit - set(targets) - starred, reverse=True) if a > h > b]
+        path = [names.get(a, a), *(f"{h}*" for h in passed)]
+        starred.update(passed)
+        end = f"{names.get(b, b)}{'*' if b in hit and b not in starred else ''}"
+        starred.add(b)
+        return "/".join(str(p) for p in path) + "/" + end
+
+    moves = [move(a, b) for a, b in zip(sources, targets)]
     counted: dict[str, int] = {}
     for move in moves:
         counted[move] = counted.get(move, 0) + 1

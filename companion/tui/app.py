@@ -241,8 +241,10 @@ class CompanionApp(App):
         if clock is not None and recorder.clock_used is not None:  # a resumed match keeps its time
             clock = MatchClock(clock.delay, clock.reserve, recorder.clock_used)
         self.clock = clock
-        # a resumed match's clock waits for k: it would run from while the app was starting, the players not back
-        self.clock_paused = clock is not None and recorder.clock_used is not None
+        # a resumed game's clock waits for k: it would run from while the app was starting, the players not back
+        # (between games it stands anyway, and a pause then would outlast the next opening roll)
+        self.clock_paused = (clock is not None and recorder.clock_used is not None
+                             and recorder.referee.game.phase not in (Phase.OPENING, Phase.OVER))
         self._now = now
         """The clock's time source (a steady clock; tests pass their own)."""
         self._flagged: set[int] = set()
@@ -270,7 +272,7 @@ class CompanionApp(App):
         yield from super().get_system_commands(screen)
         keys = {b.action: b.key_display or b.key.split(",")[0] for b in self.BINDINGS}  # type: ignore[union-attr]
         for name, (title, help_text) in ACTIONS.items():
-            if name in SHOWN_WHILE_THEY_APPLY and not self.check_action(name, ()):
+            if name in SHOWN_WHILE_THEY_APPLY | INTO_THE_GAME and not self.check_action(name, ()):
                 continue  # a palette lists what can be done now (a key pressed still says why not)
             if name == "beaver" and not (self.recorder.referee.game.match.beaver
                                          and self.recorder.referee.game.phase is Phase.DOUBLED):
@@ -711,7 +713,6 @@ class CompanionApp(App):
         games and while paused (k)."""
         if self.clock is None:
             return
-        game = self.recorder.referee.game
         now = self._now()
         if self.clock_paused or self._clock_stands():
             self.clock = self.clock.stop(now)

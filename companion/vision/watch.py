@@ -91,7 +91,7 @@ class BoardWatcher:
         rectified = self._reader.plane.rectify(image)
         reading = self._reader.read(image, time, rectified)
         self.status.last = reading
-        if reading.board < BOARD_LEAST:  # the referee then only hears an unsure board: say the likely cause
+        if reading.board < BOARD_LEAST and not reading.busy:  # no board, not a covered one: say the likely cause
             self.status.warning = "; ".join(w for w in (self.status.warning, (
                 f"no board where the profile looks (board confidence {reading.board:.2f}): has the camera or the "
                 "board moved? calibrate again")) if w)

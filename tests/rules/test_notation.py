@@ -100,3 +100,10 @@ def test_moves_between_marks_a_hit_and_names_the_bar():
     mine, theirs = apply_moves(before, parse_moves("bar/20*"))
     assert moves_between(before, Position(tuple(mine), tuple(theirs))) == "bar/20*"
     assert moves_between(before, before) == ""
+    blot = Position.from_points({13: 5, 8: 3, 6: 5, 24: 2}, {16: 1, 13: 4, 8: 3, 6: 5, 24: 2})  # his blot on my 9
+    for written, said in (("13/9*/5", "13/9*/5"), ("13/9* 13/5", "13/9* 13/5")):
+        mine, theirs = apply_moves(blot, parse_moves(written))
+        assert moves_between(blot, Position(tuple(mine), tuple(theirs))) == said
+    onto = Position.from_points({13: 5, 8: 3, 6: 5, 24: 2}, {20: 1, 13: 4, 8: 3, 6: 5, 24: 2})  # his blot on my 5
+    mine, theirs = apply_moves(onto, parse_moves("13/5* 6/5"))
+    assert moves_between(onto, Position(tuple(mine), tuple(theirs))) == "13/5* 6/5"  # starred once

@@ -598,6 +598,15 @@ async def test_the_clock_runs_for_the_player_who_decides_on_an_illegal_play_or_a
         await pilot.press("k")
         await pilot.pause()
         assert resumed.clock.running == 1 and resumed.clock.used == at_quit and at_quit[1] > 0
+    between = Recorder.create(tmp_path / "b.jsonl", JournalHeader(("Ann", "Bob"), 5, clock=(12.0, 600.0)))
+    between.journal.append_clock((30.0, 20.0))  # quit before the opening roll: the clock stood, nothing to pause
+    between.close()
+    again = CompanionApp(Recorder.resume(tmp_path / "b.jsonl"), clock=MatchClock(delay=12, reserve=600),
+                         now=lambda: now[0])
+    async with again.run_test(size=SMALL) as pilot:
+        assert not again.clock_paused
+        await _type(pilot, "42")
+        assert again.clock.running == 0  # from the opening roll, as in any game
 
 
 async def test_k_before_the_first_roll_leaves_the_clock_to_run_from_it_and_a_pause_is_kept(tmp_path):
