@@ -1006,13 +1006,14 @@ class CompanionApp(App):
         else:
             hints.update("")
         if result.cube is not None:
-            cube.update(self._cube_text(game, result.cube, result.seconds))
+            cube.update(self.cube_text(game, result.cube, result.seconds))
         else:
             cube.update(_race_text(game))
 
-    def _cube_text(self, game: GameState, c: CubeAdvice, seconds: float) -> str:
+    def cube_text(self, game: GameState, c: CubeAdvice, seconds: float) -> str:
         """The doubler's view (match winning chances beside equities in match play); when a double waits, the
-        view of the player who answers it: take or pass, and what each is worth to him."""
+        view of the player who answers it: take or pass, and what each is worth to him. The match review's cube
+        decisions show the same panel."""
         names = self.recorder.names
         doubler = game.on_roll if game.phase is Phase.DOUBLED else game.turn
         match = game.match

@@ -3,6 +3,8 @@ with the equity it lost; choosing one shows its position, what was played and th
 
 from __future__ import annotations
 
+import time
+
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,9 +20,10 @@ from companion.tui.board import render_board
 
 
 class DecisionAnalysed(Message):
-    def __init__(self, index: int, hint: Hint | None, cube: CubeAdvice | None) -> None:
+    def __init__(self, index: int, hint: Hint | None, cube: CubeAdvice | None, game: GameState,
+                 seconds: float = 0.0) -> None:
         super().__init__()
-        self.index, self.hint, self.cube = index, hint, cube
+        self.index, self.hint, self.cube, self.game, self.seconds = index, hint, cube, game, seconds
 
 
 class DecisionTable(DataTable):
@@ -140,13 +143,14 @@ class ReviewScreen(ModalScreen):
     @work(thread=True, exclusive=True, group="review-panel")
     def analyse(self, decision: ReviewedDecision, game: GameState) -> None:
         engine = self.app.engine  # type: ignore[attr-defined]
+        started = time.perf_counter()
         try:
             hint = engine.hint_for(game) if decision.kind == "play" else None
             cube = engine.cube_for(game) if decision.kind == "cube" else None
         except CompanionError as exc:
             self.app.call_from_thread(self.query_one("#review-engine", Static).update, f"engine: {exc}")
             return
-        self.post_message(DecisionAnalysed(decision.index, hint, cube))
+        self.post_message(DecisionAnalysed(decision.index, hint, cube, game, time.perf_counter() - started))
 
     def on_decision_analysed(self, message: DecisionAnalysed) -> None:
         if self.selected is None or message.index != self.selected.index:
@@ -159,9 +163,9 @@ class ReviewScreen(ModalScreen):
                             + (f"  -{r.loss:.3f}" if i > 1 else ""))
             panel.update("\n".join(rows))
         elif message.cube is not None:
-            c = message.cube
-            panel.update(f"[b]Cube[/]: [b]{c.action.value}[/]\nNo double   {c.no_double:+.3f}\n"
-                         f"Double/take {c.double_take:+.3f}\nDouble/pass {c.double_pass:+.3f}")
+            # the match screen's panel: a take or pass is shown from the answering player's side, then whose view
+            # the doubler's equities are (they were shown bare, as if the answer's)
+            panel.update(self.app.cube_text(message.game, message.cube, message.seconds))  # type: ignore[attr-defined]
         else:
             panel.update("")
 

@@ -409,6 +409,28 @@ async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(t
         assert not isinstance(app.screen, ReviewScreen)
 
 
+async def test_the_review_shows_a_take_or_pass_from_the_answering_players_side(tmp_path):
+    """A player's trial: the review showed the doubler's equities, unnamed, beside 'Bob pass 0.978 blunder', where
+    the match screen had said 'Bob's answer: Take' with his figures."""
+    from companion.tui.review import ReviewScreen
+
+    app = _app(tmp_path, mode="train", length=7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64", "24/18 13/9", "d", "p")  # Ann doubles early, Bob passes
+        await pilot.press("v")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        answer = next(d for d in screen.review.decisions if d.played == "pass")
+        screen.choose(answer)
+        await screen.workers.wait_for_complete()
+        await pilot.pause()
+        panel = _text(screen, "#review-engine")
+        assert "Bob's answer: Take" in panel and "Ann's view" in panel, panel
+
+
 async def test_at_80_columns_the_review_gives_its_list_the_whole_width(tmp_path):
     """A new user at 80x24 saw the review's decision column cut to a few letters, and no loss or class: the chosen
     decision's board took 54 of the 80 columns."""
