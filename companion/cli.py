@@ -172,13 +172,16 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     if args.xgid:
         game = GameState.from_xgid(args.xgid)
     elif args.position_id:
-        game = GameState.from_gnubg_id(args.position_id, args.match_id)
+        position_id, match_id = args.position_id, args.match_id
+        if ":" in position_id and match_id is None:  # the app's and gnubg's "IDs" line: Position ID:Match ID
+            position_id, match_id = position_id.split(":", 1)
+        game = GameState.from_gnubg_id(position_id, match_id)
     else:
         raise CompanionError("give a position: --xgid X, --position-id P [--match-id M], or --match FILE")
     if args.dice:
         if game.phase is Phase.DOUBLED:
             raise CompanionError("a double is waiting for an answer: no dice to play")
-        game = replace(game, phase=Phase.PLAY, dice=Roll(*args.dice))
+        game = replace(game, phase=Phase.PLAY, dice=Roll(*_dice_arg(args.dice)))
     engine = Engine()
     level = DEEP if args.deep else FAST
     if game.phase is Phase.PLAY:
@@ -189,8 +192,10 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
                                   {"play": r.play.notation, "equity": round(r.equity, 4), "loss": round(r.loss, 4),
                                    "win": _round(r.chances.win), "win_gammon": _round(r.chances.win_gammon),
                                    "lose_gammon": _round(r.chances.lose_gammon)} for r in hint.plays]}, indent=2))
+        elif len(hint.plays) == 1 and not hint.plays[0].play.notation:
+            print(f"{game.xgid()}\n{hint.roll} to play: no legal play (the roll cannot be played)")
         elif len(hint.plays) == 1:  # nothing was ranked: no equity to show
-            print(f"{game.xgid()}\n{hint.roll} to play: {hint.plays[0].play.notation or 'no move'} is forced "
+            print(f"{game.xgid()}\n{hint.roll} to play: {hint.plays[0].play.notation} is forced "
                   "(the only legal play)")
         else:
             print(f"{game.xgid()}\n{hint.roll} to play ({hint.level}):")
@@ -214,6 +219,14 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         print(f"  Win {advice.chances.win:.1%}, gammon {advice.chances.win_gammon:.1%}; "
               f"lose gammon {advice.chances.lose_gammon:.1%}")
     return EXIT_OK
+
+
+def _dice_arg(values: list[str]) -> tuple[int, int]:
+    """`--dice 3 1` or `--dice 31`, as the app takes a roll: two faces 1..6."""
+    text = "".join(values)
+    if not (len(text) == 2 and all(c in "123456" for c in text)):
+        raise CompanionError(f"--dice {' '.join(values)}: give the two dice, 3 1 or 31 (each 1 to 6)")
+    return int(text[0]), int(text[1])
 
 
 def _round(value: float) -> float | None:
@@ -1040,14 +1053,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the best plays (when the position has dice, or with --dice) or the cube decision of the "
         "player on roll. Positions come as an XGID or a GNU Backgammon Position ID (and Match ID).",
     )
-    analyse.add_argument("--xgid", help="XGID=...")
-    analyse.add_argument("--position-id", help="GNU Backgammon Position ID (player on roll as the Match ID says)")
+    position = analyse.add_mutually_exclusive_group()
+    position.add_argument("--xgid", help="XGID=... (an XGID given without its XGID= prefix starts with '-': write "
+                                         "--xgid=-b----E-...)")
+    position.add_argument("--position-id", help="GNU Backgammon Position ID (player on roll as the Match ID says), or "
+                                                "the Position ID:Match ID pair as gnubg and the app show them")
     analyse.add_argument("--match-id", help="GNU Backgammon Match ID (default: money play, player 0 on roll)")
-    analyse.add_argument("--dice", type=int, nargs=2, metavar="D", choices=range(1, 7), help="the roll to play")
+    analyse.add_argument("--dice", nargs="+", metavar="D", help="the roll to play: 3 1 or 31")
     analyse.add_argument("--deep", action="store_true", help="2-ply instead of 1-ply (slower, stronger)")
     analyse.add_argument("--top", type=_int_in(1), default=8, help="plays to list (text output)")
     analyse.add_argument("--json", action="store_true", help="print JSON")
-    analyse.add_argument("--match", metavar="FILE", help="rate every play and cube action of a match file or journal")
+    position.add_argument("--match", metavar="FILE", help="rate every play and cube action of a match file or journal")
     analyse.add_argument("--no-cube", action="store_true", help="with --match: rate checker plays only (faster)")
     analyse.add_argument("--all", action="store_true",
                          help="with --match: list every decision, not only the doubtful ones and worse")

@@ -40,10 +40,39 @@ def test_analyse_bad_input_is_a_clear_error(capsys):
     assert "--xgid" in capsys.readouterr().err
 
 
+def test_analyse_takes_what_a_player_copies_and_types(tmp_path, capsys):
+    """A player's trial: the app's 'IDs P:M' pair was refused as a Position ID, --dice 31 was refused, both an XGID and
+    a Position ID were taken silently, a closed-out roll was 'no move is forced', and a file that is no match said
+    'line 1: damaged (Expecting value)'."""
+    import pytest
+
+    assert main(["analyse", "--position-id", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["action"].startswith("No double")  # as with --match-id
+    assert main(["analyse", "--position-id", "4HPwATDgc/ABMA", "--dice", "65"]) == 0
+    assert "24/13" in capsys.readouterr().out.splitlines()[2]
+    assert main(["analyse", "--position-id", "4HPwATDgc/ABMA", "--dice", "7", "1"]) == 2
+    assert "give the two dice, 3 1 or 31" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["analyse", "--xgid", START_31, "--position-id", "4HPwATDgc/ABMA"])
+    assert exit_.value.code == 2 and "not allowed with argument --xgid" in capsys.readouterr().err
+    closed_out = "XGID=-c----N------------bbbbbbA:0:0:1:64:0:0:0:0:10"  # on the bar against a closed board
+    assert main(["analyse", "--xgid", closed_out]) == 0
+    assert "64 to play: no legal play (the roll cannot be played)" in capsys.readouterr().out
+    notes = tmp_path / "notes.md"
+    notes.write_text("# not a match\n")
+    assert main(["analyse", "--match", str(notes)]) == 2
+    assert "is not a Backgammon Companion journal" in capsys.readouterr().err
+
+
 def test_analyse_match_prints_a_summary(capsys):
     assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--no-cube"]) == 0
     out = capsys.readouterr().out
     assert "Kévin Unger" in out and "Error rate" in out and "Rating" in out
+    # each listed decision with its XGID under it, its cost said as the app says it (a player had no XGID to paste)
+    rows = [line for line in out.splitlines() if line.startswith("game ")]
+    assert rows and all("costs " in row for row in rows if "best " in row)
+    lines = out.splitlines()
+    assert all(lines[lines.index(row) + 1].startswith("    XGID=") for row in rows)
 
 
 def test_convert_mat_to_sgf_and_back(tmp_path, capsys):

@@ -86,14 +86,17 @@ class ReviewedDecision:
         return Skill.of(self.loss)
 
     def text(self, names: tuple[str, str]) -> str:
+        """One row and, under it, the decision's XGID, to paste into gnubg, XG or `companion analyse`; its cost said
+        as the app says it ("costs 0.242 (blunder)")."""
         what = f"{self.roll}: {self.played}" if self.kind == "play" else self.played
         if self.forced:
             verdict = "forced"
         elif self.loss < 0.0005:
             verdict = "best"
         else:
-            verdict = f"-{self.loss:.3f}" + (f" {self.skill.value}" if self.skill.value else "") + f"; best {self.best}"
-        return f"game {self.game}  {names[self.player]:<12} {what:<28} {verdict}"
+            verdict = (f"costs {self.loss:.3f}" + (f" ({self.skill.value})" if self.skill.value else "")
+                       + f"; best {self.best}")
+        return f"game {self.game}  {names[self.player]:<12} {what:<28} {verdict}\n    {self.xgid}"
 
     def to_json(self, names: tuple[str, str]) -> dict:
         return {"index": self.index, "game": self.game, "player": names[self.player], "kind": self.kind,

@@ -124,7 +124,14 @@ def read_journal(path: str | Path) -> JournalContents:
     complete, tail = lines[:-1], lines[-1]  # the text after the last newline was never finished
     if not complete:
         raise JournalError(f"{p} is empty or has no header line: not a journal")
-    header = JournalHeader.from_json(_parse(complete[0], p, 1))
+    try:
+        first = json.loads(complete[0])
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        first = None
+    if not isinstance(first, dict):  # not a damaged journal: some other file (a match file is .mat, .txt or .sgf)
+        raise JournalError(f"{p} is not a Backgammon Companion journal (its first line is no header); a match file "
+                           "is read by its suffix, .mat, .txt or .sgf")
+    header = JournalHeader.from_json(first)
     observations = []
     clock = None
     acked = -1
