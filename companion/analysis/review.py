@@ -32,23 +32,25 @@ class Reviewer:
     """Rate cube decisions too (a cube analysis per turn, about 30 ms each)."""
     ratings: list[PlayRating | CubeRating] = field(default_factory=list)
 
-    def review(self, before: GameState, events: list[Event]) -> list[PlayRating | CubeRating]:
-        """Rate what `events` did, `before` being the game before them."""
+    def review(self, before: GameState, events: list[Event], level: str | None = None) -> list[PlayRating | CubeRating]:
+        """Rate what `events` did, `before` being the game before them; at `level` where given (the player looked
+        deeper at this position: the play is rated as the hint he saw), else the reviewer's."""
+        level = level or self.level
         out: list[PlayRating | CubeRating] = []
         for event in events:
             if isinstance(event, PlayMade) and not event.revised:
-                hint = self.engine.hint(event.before, event.play.roll, before.match, event.player, level=self.level)
+                hint = self.engine.hint(event.before, event.play.roll, before.match, event.player, level=level)
                 out.append(rate_play(hint, event.play, event.player))
             elif self.cube and isinstance(event, DoubleOffered) and before.phase is Phase.ROLL:
-                advice = self.engine.cube_for(before, level=self.level)
+                advice = self.engine.cube_for(before, level=level)
                 if advice is not None:
                     out.append(rate_double(advice, event.player, True))
             elif self.cube and isinstance(event, Rolled) and before.phase is Phase.ROLL and before.may_double():
-                advice = self.engine.cube_for(before, level=self.level)
+                advice = self.engine.cube_for(before, level=level)
                 if advice is not None:
                     out.append(rate_double(advice, event.player, False))
             elif self.cube and isinstance(event, (Taken, Passed)) and before.phase is Phase.DOUBLED:
-                advice = self.engine.cube_for(before, level=self.level)
+                advice = self.engine.cube_for(before, level=level)
                 if advice is not None:
                     out.append(rate_answer(advice, event.player, isinstance(event, Taken)))
         for rating in out:

@@ -90,9 +90,11 @@ class AnalysisReady(Message):
 
 
 class RatingsReady(Message):
-    def __init__(self, ratings: list) -> None:
+    def __init__(self, ratings: list, game: int | None = None) -> None:
         super().__init__()
         self.ratings = ratings
+        self.game = game
+        """The game the rated decisions ended, when they ended one (a pass): its next has begun in the play list."""
 
 
 class HistoryRated(Message):
@@ -252,6 +254,8 @@ class CompanionApp(App):
         self.single_keys["?"] = "keys"
         self.club = club
         """The board's link to the club server (a `club.publisher.Publisher`), or None."""
+        self._deep_key: str | None = None
+        """The position the player asked the deeper analysis of (x): its play is rated at that depth."""
         self.hints_shown = recorder.hints_shown if recorder.hints_shown is not None else mode == "train"
         """Shown in train mode, in record mode after `h`; a resumed match as it was (`_show_hints`)."""
         self._reviewer: Reviewer | None = None
@@ -468,8 +472,8 @@ class CompanionApp(App):
             self._verdict_from(events)
             if any(isinstance(e, ResignationOffered) for e in events):
                 self.ask_about_resignation()
-            if self.mode == "train":
-                self.rate(before, events)
+            if self.mode == "train":  # rated as deep as the hint the player asked for (x) on this position
+                self.rate(before, events, DEEP if self._deep_key == self._analysis_key(before) else None)
         self.refresh_view()
         self._unseen_by_gc += 1
         if self._unseen_by_gc >= 100:
@@ -652,7 +656,10 @@ class CompanionApp(App):
             return
         if not self.hints_shown:  # the deeper look shows where the hints do: with hints hidden it said nothing
             self._show_hints(True)
-        self.analyse(self.recorder.referee.game, DEEP)
+        game = self.recorder.referee.game
+        self._deep_key = self._analysis_key(game)  # the play made here is rated at this depth (a player saw the
+        # 2-ply hint rank a play below the best, then the 1-ply rating call it the best)
+        self.analyse(game, DEEP)
 
     def action_copy_ids(self) -> None:
         game = self.recorder.referee.game
@@ -824,15 +831,15 @@ class CompanionApp(App):
         self.refresh_analysis()
 
     @work(thread=True, group="rating")
-    def rate(self, before: GameState, events: list[Event]) -> None:
+    def rate(self, before: GameState, events: list[Event], level: str | None = None) -> None:
         reviewer = self.reviewer
         try:
             with self._review_lock:  # ratings are added to the summary in the order of the events
-                ratings = reviewer.review(before, events)
+                ratings = reviewer.review(before, events, level)
         except CompanionError:
             return
         if ratings:
-            self.post_message(RatingsReady(ratings))
+            self.post_message(RatingsReady(ratings, _game_ended_by(events)))
 
     @work(thread=True, group="rating")
     def rate_history(self) -> None:
@@ -859,21 +866,24 @@ class CompanionApp(App):
             for event in events:
                 self._log_event(event)
             shown += len(events)
-            self._write_ratings(ratings)
+            self._write_ratings(ratings, _game_ended_by(events))
         for event in self.recorder.referee.events[shown:]:  # what arrived while the history was rated
             self._log_event(event)
 
     def on_ratings_ready(self, message: RatingsReady) -> None:
-        self._write_ratings(message.ratings)
+        self._write_ratings(message.ratings, message.game)
 
-    def _write_ratings(self, ratings: list) -> None:
+    def _write_ratings(self, ratings: list, game: int | None = None) -> None:
+        """Each rating under what it rates; one that comes after the next game's line (a pass ends a game and the
+        next begins at once, before its rating is worked out) names its game."""
         log = self.query_one("#plays", PlayList)
         names = self.recorder.names
+        which = "" if game is None else f"game {game}, "
         for rating in ratings:
             if isinstance(rating, PlayRating) and not rating.forced:
-                log.write(f"    {names[rating.player]}: {rating.play.notation or 'no move'}: {rating.text()}")
+                log.write(f"    {which}{names[rating.player]}: {rating.play.notation or 'no move'}: {rating.text()}")
             elif isinstance(rating, CubeRating) and rating.loss >= 0.0005:
-                log.write(f"    {names[rating.player]}: {rating.decision} costs {rating.loss:.3f}"
+                log.write(f"    {which}{names[rating.player]}: {rating.decision} costs {rating.loss:.3f}"
                           + (f" ({rating.skill.value})" if rating.skill.value else ""))
 
     # -- the view -------------------------------------------------------------------------------------
@@ -1045,6 +1055,12 @@ class CompanionApp(App):
         rows += [win, lose.capitalize()] if self.narrow else [f"{win}  {lose}"]
         race = _race_text(game)
         return "\n".join(rows + ([race] if race else []))
+
+
+def _game_ended_by(events: list[Event]) -> int | None:
+    """The number of the game `events` ended by starting the next (a pass, a resignation taken), else None."""
+    started = next((e for e in events if isinstance(e, GameStarted)), None)
+    return None if started is None else started.number - 1
 
 
 def ids_text(gnubg_id: str, xgid: str, width: int) -> str:

@@ -423,12 +423,35 @@ async def test_the_review_shows_a_take_or_pass_from_the_answering_players_side(t
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
+        played = screen.app.query_one("#plays").texts
+        assert any(t.startswith("    game 1, Bob: pass costs") for t in played), played  # after "Game 2 (...)"
         answer = next(d for d in screen.review.decisions if d.played == "pass")
         screen.choose(answer)
         await screen.workers.wait_for_complete()
         await pilot.pause()
         panel = _text(screen, "#review-engine")
         assert "Bob's answer: Take" in panel and "Ann's view" in panel, panel
+
+
+async def test_a_play_after_the_deeper_look_is_rated_at_its_depth(tmp_path):
+    """A player's trial: after x the 2-ply hint ranked 24/20 11/8 below the best, and the 1-ply rating of it said
+    'best play'. A play made where the player asked for the deeper look is rated at that depth."""
+    from companion.analysis import DEEP
+
+    app = _app(tmp_path, mode="train", length=7)
+    levels = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        review = app.reviewer.review
+        app.reviewer.review = lambda before, events, level=None: levels.append(level) or review(before, events, level)
+        await _type(pilot, "31", "8/5 6/5", "43")
+        app.set_focus(None)
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        await _type(pilot, "13/10 13/9")
+        await app.workers.wait_for_complete()
+        await _type(pilot, "62", "13/7 13/11")  # Ann's play, no deeper look asked
+        await app.workers.wait_for_complete()
+    assert DEEP in levels and levels[-1] is None
 
 
 async def test_at_80_columns_the_review_gives_its_list_the_whole_width(tmp_path):
