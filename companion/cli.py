@@ -641,8 +641,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     warning = None
     if corners is None and profile is not None:
         corners, warning = profile.locate(image)
-        size = profile.size_warning(image) if profile.localisation == "corners" else None
-        warning = "; ".join(w for w in (size, warning) if w) or None
+        warning = "; ".join(w for w in (profile.size_warning(image), warning) if w) or None
         given = True  # calibrated on this board: it is there
     elif corners is None:
         corners = playing_area(image)

@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from companion.referee.events import Event, PlayMade
 from companion.referee.observations import BoardReading, DiceReading, Observation
@@ -121,7 +121,8 @@ class CameraSource:
                 status(str(item))
                 continue
             if misfit is None:  # said with every status line: it explains them
-                misfit = self._size_warning(item.image)
+                profile: Any = self.profile  # a `Profile`, or None where a test hands none
+                misfit = (profile.size_warning(item.image) if profile is not None else None) or ""
                 if misfit:
                     status(f"{source.noun}: {misfit}")
             while not self.confirmed.empty():
@@ -139,14 +140,6 @@ class CameraSource:
                 status(f"{source.noun}: {frames / (now - since):.0f} fps, read in {latency:.0f} ms, "
                        f"confidence {watcher.status.confidence:.2f}{warning}")
                 frames, since = 0, now
-
-    def _size_warning(self, image) -> str:
-        """Why the profile's own corners may not fit this camera's frames ("" when they may, or when they are not
-        the profile's: found by markers or the network each frame)."""
-        profile = self.profile
-        if profile is None or getattr(profile, "localisation", None) != "corners":
-            return ""
-        return profile.size_warning(image) or ""  # type: ignore[attr-defined]
 
     def stop(self) -> None:
         self.stop_event.set()

@@ -245,8 +245,7 @@ class CompanionApp(App):
         self.clock = clock
         # a resumed game's clock waits for k: it would run from while the app was starting, the players not back
         # (between games it stands anyway, and a pause then would outlast the next opening roll)
-        self.clock_paused = (clock is not None and recorder.clock_used is not None
-                             and recorder.referee.game.phase not in (Phase.OPENING, Phase.OVER))
+        self.clock_paused = clock is not None and recorder.clock_used is not None and not self._clock_stands()
         self._now = now
         """The clock's time source (a steady clock; tests pass their own)."""
         self._flagged: set[int] = set()

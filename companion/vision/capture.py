@@ -96,16 +96,16 @@ class FolderSource(FrameSource):
             raise CaptureError(f"none of the {len(self.files)} images in {self.folder} can be read")
 
     def frames(self) -> Iterator[Frame | Status]:
-        yield Status("connected", f"{len(self.files)} images", "video")
+        yield Status("connected", f"{len(self.files)} images", self.noun)
         for index, path in enumerate(self.files):
             if self._stopped:
                 return
             image = cv2.imread(str(path))
             if image is None:
-                yield Status("unreadable", path.name, "video")
+                yield Status("unreadable", path.name, self.noun)
                 continue
             yield Frame(image, index / self.fps, index)
-        yield Status("finished", source="video")
+        yield Status("finished", source=self.noun)
 
 
 class StreamSource(FrameSource):

@@ -110,10 +110,11 @@ class Profile:
             raise ProfileError("patterned goes with the strips reader: the classic reader has its own busy test")
 
     def size_warning(self, image: np.ndarray) -> str | None:
-        """Why the profile may not fit `image`: it was calibrated on pictures of another size (another camera, or
-        the same at another setting), so its corners are another picture's pixels. None when the sizes agree."""
+        """Why the profile's own corners may not fit `image`: it was calibrated on pictures of another size (another
+        camera, or the same at another setting), so they are another picture's pixels. None when the sizes agree,
+        when no size was stored, or when the corners are found in each picture (markers, the network)."""
         height, width = image.shape[:2]
-        if self.frame_size is None or (width, height) == tuple(self.frame_size):
+        if self.localisation != "corners" or self.frame_size is None or (width, height) == tuple(self.frame_size):
             return None
         return (f"this picture is {width}x{height} pixels but the profile was calibrated on "
                 f"{self.frame_size[0]}x{self.frame_size[1]}: calibrate on this camera's pictures")
