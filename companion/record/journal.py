@@ -30,7 +30,12 @@ from companion.referee.observations import Observation
 from companion.rules import MatchState
 
 FORMAT = "backgammon-companion-journal"
-VERSION = 1
+VERSION = 2
+"""Written in every new journal's header. Version 2 added the lines beside the match for the hints toggle and the
+clock's time, and the clock's settings in the header: a build that reads version 1 only refuses it by its number
+rather than failing on a line it does not know."""
+READABLE_VERSIONS = (1, 2)
+"""Journals this build reads: version 1's (whose later builds also wrote the hints and clock lines) and 2's."""
 
 
 class JournalError(CompanionError):
@@ -67,8 +72,9 @@ class JournalHeader:
     def from_json(cls, data: dict[str, Any]) -> JournalHeader:
         if data.get("format") != FORMAT:
             raise JournalError("not a Backgammon Companion journal (no header line)")
-        if data.get("version") != VERSION:
-            raise JournalError(f"journal version {data.get('version')} is not supported (this is {VERSION})")
+        if data.get("version") not in READABLE_VERSIONS:
+            raise JournalError(f"journal version {data.get('version')} is not supported (this build reads "
+                               f"versions {', '.join(map(str, READABLE_VERSIONS))}: a newer build wrote it?)")
         clock = data.get("clock")
         return cls(tuple(data["players"]), int(data["length"]), bool(data["crawford_rule"]), bool(data["jacoby"]),
                    bool(data["beaver"]), dict(data.get("metadata", {})), str(data.get("created", "")),

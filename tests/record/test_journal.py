@@ -196,6 +196,22 @@ def test_a_damaged_journal_is_refused_with_its_line(tmp_path, damage, message):
         read_journal(path)
 
 
+def test_a_version_1_journal_still_reads_and_a_newer_builds_is_refused_by_its_number(tmp_path):
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    recorder.close()
+    header, rest = path.read_bytes().split(b"\n", 1)
+    assert json.loads(header)["version"] == 2
+    for version, readable in ((1, True), (3, False)):
+        path.write_bytes(json.dumps(json.loads(header) | {"version": version}).encode() + b"\n" + rest)
+        if readable:
+            assert read_journal(path).observations == (DiceReading((3, 1)),)
+        else:
+            with pytest.raises(JournalError, match="version 3 is not supported .*reads versions 1, 2"):
+                read_journal(path)
+
+
 def test_a_journal_is_never_overwritten(tmp_path):
     path = tmp_path / "m.jsonl"
     Recorder.create(path, JournalHeader()).close()
