@@ -111,7 +111,7 @@ class IllegalPlay(Event):
     @property
     def moves(self) -> str | None:
         """What was played, in words (`13/9 6/5`), where the board after it says (`notation.moves_between`)."""
-        return None if self.after is None else moves_between(self.before, self.after)
+        return None if self.after is None else moves_between(self.before, self.after, self.roll.moves())
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
         near = ", ".join(p.notation or "no move" for p in self.nearest)
@@ -144,7 +144,7 @@ class PlayStood(Event):
     @property
     def moves(self) -> str:
         """What was played, in words (`notation.moves_between`)."""
-        return moves_between(self.before, self.after)
+        return moves_between(self.before, self.after, self.roll.moves())
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
         moves = self.moves

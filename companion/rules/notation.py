@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import permutations
 
 from companion.errors import NotationError
 from companion.rules.dice import Roll
@@ -99,13 +100,16 @@ def apply_moves(position: Position, moves: list[tuple[int, int, bool]]) -> tuple
     return tuple(me), tuple(opp)
 
 
-def moves_between(before: Position, after: Position) -> str:
+def moves_between(before: Position, after: Position, dice: Sequence[int] = ()) -> str:
     """The moves that take `before` to `after` (both from the mover's side), written as a play is (`13/9 6/5*`),
     legal or not: what an illegal play was, in words ("" where nothing moved). Each checker that left a place is
-    paired with one that arrived, the farthest from home first (both sides hold fifteen, so they pair off); a `*`
-    where the opponent's blot went to the bar."""
+    paired with one that arrived (both sides hold fifteen, so they pair off): where the `dice` (`Roll.moves()`) are
+    given, so that as many moves as can be are one die's number (`8/4 6/5` for 41, not `8/5 6/4`: the same board),
+    else the farthest from home first; a `*` where the opponent's blot went to the bar."""
     sources = [p for p in range(BAR, OFF, -1) for _ in range(max(0, before.player[p] - after.player[p]))]
     targets = [p for p in range(BAR - 1, OFF - 1, -1) for _ in range(max(0, after.player[p] - before.player[p]))]
+    if dice and len(targets) <= PAIRINGS_TRIED:
+        targets = _paired_by_dice(sources, targets, dice)
     hit = {p for p in range(1, BAR) if before.opponent[BAR - p] == 1 and after.opponent[BAR - p] == 0
            and after.opponent[BAR] > before.opponent[BAR]}  # his blot on my point p, now on the bar
     names = {BAR: "bar", OFF: "off"}
@@ -125,6 +129,25 @@ def moves_between(before: Position, after: Position) -> str:
     for move in moves:
         counted[move] = counted.get(move, 0) + 1
     return " ".join(move if n == 1 else f"{move}({n})" for move, n in counted.items())
+
+
+PAIRINGS_TRIED = 6
+"""Moves past this many (720 pairings) are paired farthest first: an illegal play of seven checkers is a muddle."""
+
+
+def _paired_by_dice(sources: list[int], targets: list[int], dice: Sequence[int]) -> list[int]:
+    """`targets` reordered so that as many of the moves `sources[i]`/`targets[i]` as can be are one unused die's
+    number (bearing off by a larger die counts); the farthest-first order wins a tie."""
+    def fits(order: tuple[int, ...]) -> int:
+        left = list(dice)
+        for a, b in zip(sources, order):
+            die = next((d for d in left if d == a - b or (b == OFF and d > a - b)), None)
+            if die is not None:
+                left.remove(die)
+        return len(dice) - len(left)
+
+    best = max(permutations(targets), key=fits)  # max keeps the first of equals: the farthest-first order
+    return list(best)
 
 
 def written_as(plays: list[Play], mine: Sequence[int], theirs: Sequence[int]) -> list[Play]:

@@ -93,6 +93,21 @@ def test_moves_between_says_what_was_played_from_the_two_boards(written, said):
     assert moves_between(start, Position(tuple(mine), tuple(theirs))) == said
 
 
+@pytest.mark.parametrize("written, dice, said", [
+    ("8/4 6/5", (4, 1), "8/4 6/5"),  # the same board as 8/5 6/4: the dice say which
+    ("8/5 6/4", (3, 2), "8/5 6/4"),
+    ("8/4 6/5", (), "8/5 6/4"),  # no dice: the farthest first
+    ("13/9 6/5", (4, 1), "13/9 6/5"),
+    ("13/7 8/7 6/5", (6, 1), "13/7 8/7 6/5"),  # three moves for two dice: the spare one as it falls
+])
+def test_moves_between_pairs_moves_by_the_dice_where_it_can(written, dice, said):
+    from companion.rules.notation import apply_moves, moves_between
+
+    start = Position.start()
+    mine, theirs = apply_moves(start, parse_moves(written))
+    assert moves_between(start, Position(tuple(mine), tuple(theirs)), dice) == said
+
+
 def test_moves_between_marks_a_hit_and_names_the_bar():
     from companion.rules.notation import apply_moves, moves_between
 
