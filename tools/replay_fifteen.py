@@ -51,7 +51,7 @@ def record(bench_args: list[str], out: Path) -> None:
         p_light = {s: e.p_light for s, e in enumerate(evidence) if e.p_light is not None}
         distances = {s: (e.to_light, e.to_dark) for s, e in enumerate(evidence)
                      if s < 24 and e.p_light is not None and e.to_light is not None}
-        step["colour"] = (p_light, distances)
+        step["colour"] = (p_light, distances, any(e.calibrated for e in evidence))
         return chances(evidence)
 
     def holding_kept(off):
@@ -64,10 +64,10 @@ def record(bench_args: list[str], out: Path) -> None:
 
     def judge_kept(reading, orient, label):
         out = judge(reading, orient, label)
-        dists, p_light, distances, trays = step.pop("inputs")
+        dists, p_light, distances, calibrated, trays = step.pop("inputs")
         busy = step.pop("busy") is not None
         frames.append({"name": label.get("board_id"), "frame": label.get("frame_index"), "busy": busy,
-                       "dists": dists, "light": p_light, "distances": distances, "trays": trays,
+                       "dists": dists, "light": p_light, "distances": distances, "calibrated": calibrated, "trays": trays,
                        "truth": photoreal_bench.place_truths(orient, label),
                        "read": [(r.colour if r.count else None, r.count) for r in (*reading.points, *reading.bar)]})
         return out
@@ -89,8 +89,9 @@ def record(bench_args: list[str], out: Path) -> None:
 def replay_frame(frame: dict) -> list[tuple[str | None, int]]:
     """The step again on one recorded frame, with the module constants as they are now."""
     places = len(frame["dists"])
+    distances, calibrated = frame["distances"], frame.get("calibrated", False)  # recordings before session 46: no
     chances = strip_reader.colour_chances([checker_sets.ColourEvidence(frame["light"].get(s),
-                                                                       *frame["distances"].get(s, ()))
+                                                                       *distances.get(s, (None, None)), calibrated)
                                            for s in range(places)])
     off = None if frame["trays"] is None else strip_reader.trusted_trays(frame["trays"])
     if frame["busy"]:
