@@ -9,8 +9,10 @@ error naming the line.
 In club mode the journal also keeps the club server's acknowledgements, as lines of their own (`{"ack":N}`: the
 server has stored every line up to entry N), so the board knows after any crash where sending resumes. The app's
 hints, shown or hidden (`h`), are lines of their own too (`{"hints":true}`), so a resumed match shows them as they
-were, and so is the match clock's time used when the app quits (`{"clock":[12.5,40.0]}`). None is an entry: reading
-the match, exporting it and sending it skip them.
+were, and so is the match clock's time used when the app quits (`{"clock":[12.5,40.0]}`), and where a player asked
+for the deeper look in training (`{"deep":[12,"play:..."]}`: after entry 12, at that decision), so a resumed match
+rates that play as deeply as it was rated. None is an entry: reading the match, exporting it and sending it skip
+them.
 """
 
 from __future__ import annotations
@@ -95,11 +97,14 @@ class JournalContents:
     """The last entry number the club server acknowledged, as last journalled (-1: none)."""
     hints: bool | None = None
     """Whether the app showed hints, as last journalled (None: never toggled, so as the mode has them)."""
+    deep: tuple[tuple[int, str], ...] = ()
+    """Where the player asked for the deeper look (x): the entries before it and the decision's key, in order."""
 
 
 ACK_PREFIX = b'{"ack":'
 HINTS_PREFIX = b'{"hints":'
 CLOCK_PREFIX = b'{"clock":'
+DEEP_PREFIX = b'{"deep":'
 
 
 def is_ack_line(line: bytes) -> bool:
@@ -108,10 +113,10 @@ def is_ack_line(line: bytes) -> bool:
 
 
 def is_aside_line(line: bytes) -> bool:
-    """A line beside the match, not an entry: a club acknowledgement, the app's hints toggle or the match clock's
-    time at a quit (written only by `Journal.append_ack`, `append_hints` and `append_clock`, always in these forms).
-    Reading the match and sending it skip them."""
-    return line.startswith((ACK_PREFIX, HINTS_PREFIX, CLOCK_PREFIX))
+    """A line beside the match, not an entry: a club acknowledgement, the app's hints toggle, the match clock's
+    time at a quit or a deeper look asked for (written only by `Journal.append_ack`, `append_hints`, `append_clock`
+    and `append_deep`, always in these forms). Reading the match and sending it skip them."""
+    return line.startswith((ACK_PREFIX, HINTS_PREFIX, CLOCK_PREFIX, DEEP_PREFIX))
 
 
 def record_lines(raw: bytes) -> list[bytes]:
@@ -142,6 +147,7 @@ def read_journal(path: str | Path) -> JournalContents:
     clock = None
     acked = -1
     hints = None
+    deep = []
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
@@ -156,13 +162,16 @@ def read_journal(path: str | Path) -> JournalContents:
             if line.startswith(CLOCK_PREFIX):
                 clock = (float(entry["clock"][0]), float(entry["clock"][1]))
                 continue
+            if line.startswith(DEEP_PREFIX):
+                deep.append((int(entry["deep"][0]), str(entry["deep"][1])))
+                continue
             observations.append(observation_from_json(entry["obs"]))
             if "clock" in entry:
                 clock = (float(entry["clock"][0]), float(entry["clock"][1]))
         except (CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise JournalError(f"{p}, line {number}: {exc}") from exc
     good = len(raw) - len(tail)
-    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock, acked, hints)
+    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock, acked, hints, tuple(deep))
 
 
 def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
@@ -243,6 +252,12 @@ class Journal:
         as it restores the mode."""
         with self._lock:
             self._write({"hints": bool(shown)})
+
+    def append_deep(self, key: str) -> None:
+        """Keep that the player asked for the deeper look (x) at the decision `key`, after the entries so far: the
+        play made there is rated at that depth, on a resume too."""
+        with self._lock:
+            self._write({"deep": [self.entries, str(key)]})
 
     def append_clock(self, used: tuple[float, float]) -> None:
         """Keep the match clock's reserve used by each player when the app quits: the seconds since the last entry

@@ -39,6 +39,8 @@ class Recorder:
         """The match clock's reserve used by each player, as last journalled (on resume)."""
         self.hints_shown: bool | None = None
         """Whether the app showed hints, as last journalled (on resume; None: as the mode has them)."""
+        self.deep_looks: tuple[tuple[int, str], ...] = ()
+        """Where the player asked for the deeper look, as journalled (on resume): entries before it, decision."""
         self.last_events: list[Event] = []
         """The last observation's events that were not empty: what a resumed app shows as its verdict."""
 
@@ -57,6 +59,7 @@ class Recorder:
         recorder.torn = contents.torn
         recorder.clock_used = contents.clock
         recorder.hints_shown = contents.hints
+        recorder.deep_looks = contents.deep
         return recorder
 
     def replay(self, observations) -> None:

@@ -253,8 +253,9 @@ class CompanionApp(App):
         self.single_keys["?"] = "keys"
         self.club = club
         """The board's link to the club server (a `club.publisher.Publisher`), or None."""
-        self._deep_key: str | None = None
-        """The position the player asked the deeper analysis of (x): its play is rated at that depth."""
+        self._deep_key: str | None = recorder.deep_looks[-1][1] if recorder.deep_looks else None
+        """The position the player asked the deeper analysis of (x): its play is rated at that depth (journalled, so
+        a resumed match still rates it so)."""
         self.hints_shown = recorder.hints_shown if recorder.hints_shown is not None else mode == "train"
         """Shown in train mode, in record mode after `h`; a resumed match as it was (`_show_hints`)."""
         self._reviewer: Reviewer | None = None
@@ -658,6 +659,11 @@ class CompanionApp(App):
         game = self.recorder.referee.game
         self._deep_key = self._analysis_key(game)  # the play made here is rated at this depth (a player saw the
         # 2-ply hint rank a play below the best, then the 1-ply rating call it the best)
+        if self.recorder.journal is not None:
+            try:
+                self.recorder.journal.append_deep(self._deep_key)
+            except CompanionError as exc:  # the look is shown all the same
+                self.notify(str(exc), severity="error")
         self.analyse(game, DEEP)
 
     def action_copy_ids(self) -> None:
@@ -842,17 +848,23 @@ class CompanionApp(App):
 
     @work(thread=True, group="rating")
     def rate_history(self) -> None:
-        """A resumed match in training mode: the ratings that were on screen, computed again."""
+        """A resumed match in training mode: the ratings that were on screen, computed again, each as deep as it
+        was (a play where the player had asked for the deeper look at that depth)."""
         referee = Referee(self.recorder.header.match_state())
         batches: list[tuple[list[Event], list]] = []
         reviewer = self.reviewer
+        looks = list(self.recorder.deep_looks)
+        deep_key = None
         try:
             with self._review_lock:
-                for observation in list(self.recorder.observations):
+                for done, observation in enumerate(list(self.recorder.observations)):
+                    while looks and looks[0][0] <= done:  # the look asked for before this observation
+                        deep_key = looks.pop(0)[1]
                     before = referee.game
                     events = referee.observe(observation)
                     if events:
-                        batches.append((events, reviewer.review(before, events)))
+                        level = DEEP if deep_key == self._analysis_key(before) else None
+                        batches.append((events, reviewer.review(before, events, level)))
         except CompanionError:
             return
         self.post_message(HistoryRated(batches))

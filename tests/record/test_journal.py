@@ -141,13 +141,16 @@ def test_the_apps_hints_toggle_is_kept_beside_the_match_and_never_sent_as_an_ent
     recorder.observe(BoardReading.from_position(Position.start().play("8/5 6/5", 3, 1).position, 1))
     recorder.journal.append_ack(2)
     recorder.journal.append_hints(False)
+    recorder.journal.append_deep("play:4HPwATDgc/ABMA:cAkAAAAAAAAA")  # the deeper look asked for, after entry 2
     recorder.journal.append_hints(True)
     recorder.close()
     contents = read_journal(path)
     assert contents.hints is True and contents.acked == 2 and len(contents.observations) == 2
+    assert contents.deep == ((2, "play:4HPwATDgc/ABMA:cAkAAAAAAAAA"),)
     entries = [json.loads(line) for line in record_lines(path.read_bytes())]
     assert [e.get("n") for e in entries] == [None, 1, 2]  # the header and the entries: what the club is sent
     resumed = Recorder.resume(path)
+    assert resumed.deep_looks == contents.deep
     assert resumed.hints_shown is True and [str(e) for e in resumed.referee.events] == [
         str(e) for e in recorder.referee.events]
     resumed.close()

@@ -433,10 +433,12 @@ async def test_the_review_shows_a_take_or_pass_from_the_answering_players_side(t
         assert "Bob's answer: Take" in panel and "Ann's view" in panel, panel
 
 
-async def test_a_play_after_the_deeper_look_is_rated_at_its_depth(tmp_path):
+async def test_a_play_after_the_deeper_look_is_rated_at_its_depth_resumed_too(tmp_path, monkeypatch):
     """A player's trial: after x the 2-ply hint ranked 24/20 11/8 below the best, and the 1-ply rating of it said
-    'best play'. A play made where the player asked for the deeper look is rated at that depth."""
+    'best play'. A play made where the player asked for the deeper look is rated at that depth, and so it is when the
+    match is resumed (the look is journalled beside the match)."""
     from companion.analysis import DEEP
+    from companion.analysis.review import Reviewer
 
     app = _app(tmp_path, mode="train", length=7)
     levels = []
@@ -452,6 +454,15 @@ async def test_a_play_after_the_deeper_look_is_rated_at_its_depth(tmp_path):
         await _type(pilot, "62", "13/7 13/11")  # Ann's play, no deeper look asked
         await app.workers.wait_for_complete()
     assert DEEP in levels and levels[-1] is None
+    live = levels[:]
+    levels.clear()
+    review = Reviewer.review
+    monkeypatch.setattr(Reviewer, "review", lambda self, before, events, level=None: levels.append(level)
+                        or review(self, before, events, level))
+    resumed = CompanionApp(Recorder.resume(tmp_path / "m.jsonl"))
+    async with resumed.run_test(size=(120, 40)):
+        await resumed.workers.wait_for_complete()
+    assert levels == live  # the history rated again as it was: 1-ply, 2-ply where x was pressed, 1-ply
 
 
 async def test_at_80_columns_the_review_gives_its_list_the_whole_width(tmp_path):
