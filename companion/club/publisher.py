@@ -20,11 +20,16 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from companion.club.topics import ClubURL, JournalMessage, ack_topic, board_user, check_name, decode_ack, journal_topic
+from companion.club.topics import (Ack, ClubURL, JournalMessage, ack_topic, board_user, check_name, journal_topic,
+                                   match_id)
 from companion.record.journal import Journal, JournalError, is_aside_line
 
 WINDOW = 200
 """Lines sent ahead of the acknowledgement: enough to stream a match at any speed, small enough to resend."""
+SILENT_AFTER = 10.0
+"""Seconds connected with lines waiting and no answer before the status says so (a wrong event name, no server)."""
+REFUSED_PAUSE = 30.0
+"""Seconds before a line the server refused is sent again (a newer server may take it; sooner is only noise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +39,17 @@ class LinkStatus:
     """Highest line number the server has stored (-1: none yet)."""
     waiting: int
     """Journal lines the server has not acknowledged yet."""
+    refused: str = ""
+    """Why the broker refused the board, or the server a line (sending again will not mend it)."""
+    silent: bool = False
+    """Connected, lines waiting, and no answer from the server for `SILENT_AFTER` seconds."""
 
     def text(self) -> str:
         link = "club: connected" if self.connected else "club: offline"
+        if self.refused:
+            link = f"club: refused ({self.refused})"
+        elif self.silent and self.waiting:
+            link += " but no answer from the club's server (is it running, is the event's name right?)"
         return f"{link}, {self.waiting} waiting" if self.waiting else f"{link}, all sent"
 
 
@@ -64,7 +77,12 @@ class Publisher:
         self._saved_at = 0.0
         self._next = self.acked + 1
         self._progress = time.monotonic()
+        self._answered = time.monotonic()
         self._connected = False
+        self._match: str | None = None
+        """This journal's `match_id`, once its header is read: acknowledgements of another match are not ours."""
+        self.refused = ""
+        self._refused_at = 0.0
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._nudge = threading.Event()
@@ -85,11 +103,15 @@ class Publisher:
     # -- the link -------------------------------------------------------------------------------------------------
 
     def _on_connect(self, client, _userdata, _flags, reason, _props) -> None:
-        if reason.is_failure:
-            return  # bad credentials: paho retries; the status line says offline
+        if reason.is_failure:  # paho retries; the status line says why (a wrong board, token or password)
+            with self._lock:
+                self.refused = f"the broker said: {reason}; check --board, --token-file and the club URL"
+            return
         client.subscribe(ack_topic(self.url.event, self.board), qos=1)
         with self._lock:
+            self.refused = ""
             self._connected = True
+            self._answered = time.monotonic()
             self._next = self.acked + 1  # whatever was in flight may be lost: send it again
             self._progress = time.monotonic()
 
@@ -98,11 +120,17 @@ class Publisher:
             self._connected = False
 
     def _on_message(self, _client, _userdata, message) -> None:
-        ack = decode_ack(message.payload)
+        ack = Ack.decode(message.payload)
         if ack is None:
             return
-        n, resend = ack
+        n, resend = ack.n, ack.resend
         with self._lock:
+            if ack.match is not None and ack.match != self._match:
+                return  # the answer about another match of this board (an earlier one, or kept retained)
+            self._answered = time.monotonic()
+            self.refused = f"the server said: {ack.refused}" if ack.refused else ""
+            if ack.refused:
+                self._refused_at = time.monotonic()
             if n > self.acked:
                 self.acked = min(n, len(self.lines) - 1) if self.lines else n
                 self._progress = time.monotonic()
@@ -143,12 +171,18 @@ class Publisher:
         self._offset += len(chunk)
         data = self._partial + chunk
         *complete, self._partial = data.split(b"\n")  # a line still being written waits for its newline
-        with self._lock:  # line n of the list is entry n: the journal's acknowledgement and hints lines are not sent
+        with self._lock:  # line n of the list is entry n: the lines beside the match (`is_aside_line`) are not sent
+            if self.acked >= len(self.lines) - 1:  # none was waiting: the silence is counted from the new lines
+                self._answered = time.monotonic()
             self.lines.extend(line for line in complete if line.strip() and not is_aside_line(line))
+            if self._match is None and self.lines:
+                self._match = match_id(_entry(self.lines[0]))
 
     def _send(self) -> None:
         with self._lock:
             if not self._connected:
+                return
+            if self.refused and time.monotonic() - self._refused_at < REFUSED_PAUSE:
                 return
             if self._next > self.acked + 1 and time.monotonic() - self._progress > self.resend_after:
                 self._next = self.acked + 1  # no answer for a while: the messages or the acks were lost
@@ -157,10 +191,10 @@ class Publisher:
             while self._next < len(self.lines) and self._next - self.acked <= WINDOW:
                 todo.append(self._next)
                 self._next += 1
-            lines = [self.lines[n] for n in todo]
+            lines, match = [self.lines[n] for n in todo], self._match
         topic = journal_topic(self.url.event, self.board)
         for n, raw in zip(todo, lines):
-            payload = JournalMessage(self.board, n, _entry(raw), time.time()).encode()
+            payload = JournalMessage(self.board, n, _entry(raw), time.time(), match).encode()
             self.client.publish(topic, payload, qos=1)
 
     def _save_acked(self, force: bool = False) -> None:
@@ -176,7 +210,9 @@ class Publisher:
 
     def status(self) -> LinkStatus:
         with self._lock:
-            return LinkStatus(self._connected, self.acked, max(0, len(self.lines) - 1 - self.acked))
+            waiting = max(0, len(self.lines) - 1 - self.acked)
+            silent = self._connected and time.monotonic() - self._answered > SILENT_AFTER
+            return LinkStatus(self._connected, self.acked, waiting, self.refused, silent)
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until the server has every line of the journal as it is now; False on timeout."""

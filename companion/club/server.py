@@ -5,7 +5,12 @@ once and acknowledges it, and keeps a summary of each board for the web page.
 Messages that cannot be right (garbage, oversized, a line out of sequence, a board writing for another, an
 observation the referee cannot take) are refused and logged in the store; they never stop the server and never
 change a stored match. A line that was stored already (sent again after a disconnect) is acknowledged again and
-otherwise ignored.
+otherwise ignored. A refusal that sending again will not mend (a header this server cannot read, an observation it
+cannot referee) is told to the board in its acknowledgement, for its status line.
+
+A board plays more than one match in a night: a new match's header (another `match_id`) moves the board's match
+before it to `<board>~1` (then `~2`...), where it stays whole and can still take its own late lines, and the new
+match takes the board's name.
 """
 
 from __future__ import annotations
@@ -15,13 +20,13 @@ import queue
 import ssl
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 
 from companion.club.store import Line, Store, StoredMatch
-from companion.club.topics import SERVER_USER, ClubURL, JournalMessage, ack_topic, encode_ack
+from companion.club.topics import SERVER_USER, Ack, ClubURL, JournalMessage, ack_topic, match_id
 from companion.errors import ClubError, CompanionError
 from companion.record.codec import observation_from_json
 from companion.record.journal import JournalHeader
@@ -37,14 +42,24 @@ BATCH = 500
 Listener = Callable[[str, int, float], None]
 """Called (board, line number, board's send time) after a line is stored; from the MQTT thread."""
 
+EARLIER = "~"
+"""Between a board's name and the number of one of its earlier matches (`1~1`): no board name holds it."""
+
+
+class BoardRefused(ClubError):
+    """A line refused that sending again will not mend: the board is told why."""
+
 
 @dataclass
 class Board:
     """One board's match as the server's referee sees it."""
 
     name: str
+    """Where the match is kept and shown: the board's name, or `<board>~k` for its k-th match before this one."""
     header: JournalHeader
     recorder: Recorder
+    match: str = ""
+    """The match's `match_id`, which each of its messages and acknowledgements carries."""
     last_n: int = 0
     label: str = ""
     result: str = ""
@@ -73,7 +88,7 @@ class Board:
         pips = mine.pip_counts()
         over = match.is_over()
         return {
-            "board": self.name, "label": self.label, "players": list(self.header.players),
+            "board": self.name, "title": _shown(self.name), "label": self.label, "players": list(self.header.players),
             "length": self.header.length, "score": list(match.score), "cube": match.cube,
             "cube_owner": match.cube_owner, "turn": game.turn, "phase": game.phase.name.lower(),
             "doubled": game.phase is Phase.DOUBLED,
@@ -113,7 +128,7 @@ class ClubServer:
 
     def _load(self, stored: StoredMatch) -> None:
         lines = self.store.lines(self.event, stored.board)
-        board = self._new_board(stored.board, JournalHeader.from_json(lines[0]))
+        board = self._new_board(stored.board, lines[0])
         for n, line in enumerate(lines[1:], start=1):
             events = board.recorder.referee.observe(observation_from_json(line["obs"]))
             board.recorder.log.add(events)
@@ -124,8 +139,33 @@ class ClubServer:
         self.boards[stored.board] = board
 
     @staticmethod
-    def _new_board(name: str, header: JournalHeader) -> Board:
-        return Board(name, header, Recorder(header), updated=time.time())
+    def _new_board(name: str, line: dict[str, Any]) -> Board:
+        header = JournalHeader.from_json(line)
+        return Board(name, header, Recorder(header), match_id(line), updated=time.time())
+
+    def _kept_at(self, message: JournalMessage) -> str | None:
+        """Where the message's match is kept: the board's name for its match of the moment (or a message that
+        names no match), `<board>~k` for an earlier one; None for a match this board has not sent before."""
+        current = self.boards.get(message.board)
+        match = message.match
+        if match is None and message.n == 0:  # a board before session 46 names no match: its header does
+            try:
+                match = match_id(message.line)
+            except (TypeError, ValueError):
+                match = None
+        if match is None or current is None or current.match == match:
+            return message.board
+        return next((name for name, b in self.boards.items()
+                     if b.match == match and name.split(EARLIER)[0] == message.board), None)
+
+    def _move_aside(self, board: str, renames: list[tuple[str, str]]) -> None:
+        """The board's match makes way for a new one: kept whole as `<board>~k`, its next free number."""
+        earlier = 1 + sum(name.split(EARLIER)[0] == board and EARLIER in name for name in self.boards)
+        aside = f"{board}{EARLIER}{earlier}"
+        moved = self.boards.pop(board)
+        moved.name = aside
+        self.boards[aside] = moved
+        renames.append((board, aside))
 
     def summaries(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -143,10 +183,16 @@ class ClubServer:
             return None if b is None else b.recorder.referee.game
 
     def match_text(self, board: str, suffix: str) -> str | None:
-        """The board's match so far as a `.mat` or `.sgf` file's text."""
+        """The board's match so far as a `.mat` or `.sgf` file's text, named by the event and dated by the match's
+        start where the board's header does not say; `MatchFileError` where `.mat` cannot carry it (an illegal play
+        that stood: `.sgf` can)."""
         with self.lock:
             b = self.boards.get(board)
-            return None if b is None else format_record(b.recorder.record(), suffix)
+            if b is None:
+                return None
+            record = b.recorder.record()
+        metadata = {"Event": self.title, "EventDate": b.header.created[:10].replace("-", ".")} | record.metadata
+        return format_record(replace(record, metadata={k: v for k, v in metadata.items() if v}), suffix)
 
     # -- messages ---------------------------------------------------------------------------------------------
 
@@ -159,37 +205,47 @@ class ClubServer:
         boards' lines arrive hundreds a second at a big event); acknowledge only what is committed."""
         outcomes: list[str] = []
         rows: list[Line] = []
-        acks: dict[str, bool] = {}  # board -> ask it to resend
+        acks: dict[str, bool] = {}  # where a match is kept -> ask its board to resend
+        told: list[tuple[str, Ack]] = []  # (board, answer) for a match not kept (yet), or a refusal
         refusals: list[tuple[str, str]] = []
+        renames: list[tuple[str, str]] = []
         stored: list[tuple[str, int, float]] = []
         with self.lock:
             for topic, payload in messages:
+                message, kept, why = None, None, ""
                 try:
                     message = JournalMessage.decode(topic, payload, self.event)
-                    outcome = self._take(topic, message, rows, acks)
+                    outcome, kept = self._take(topic, message, rows, acks, renames, told)
+                except BoardRefused as exc:
+                    outcome, why = self._refuse(topic, str(exc), refusals), str(exc)
                 except ClubError as exc:
                     outcome = self._refuse(topic, str(exc), refusals)
                 except Exception as exc:  # a hostile observation must not stop the server: refuse it, log it
                     log.exception("refused %s", topic)
-                    outcome = self._refuse(topic, f"cannot be refereed ({exc.__class__.__name__}: {exc})", refusals)
+                    why = f"cannot be refereed ({exc.__class__.__name__}: {exc})"
+                    outcome = self._refuse(topic, why, refusals)
+                if why and message is not None:  # sending it again will not mend it: the board is told why
+                    at = self.boards.get(self._kept_at(message) or "")
+                    told.append((message.board, Ack(-1 if at is None else at.last_n, False, message.match, why)))
                 outcomes.append(outcome)
                 if outcome == "stored":
-                    stored.append((message.board, message.n, message.sent))
+                    stored.append((kept, message.n, message.sent))
             try:
-                self.store.add_lines(self.event, rows, refusals)
+                self.store.add_lines(self.event, rows, refusals, renames)
             except Exception:
                 # nothing of the batch is stored, so nothing is acknowledged: the boards send it all again
                 log.exception("cannot store %d lines; they will be sent again", len(rows))
-                for board in {row.board for row in rows}:
-                    self._reload(board)
+                self.boards.clear()  # as the store has them (a match moved aside in memory is back in place)
+                self._rebuild()
                 outcomes = ["refused: not stored" if o == "stored" else o for o in outcomes]
-                stored, acks = [], {b: r for b, r in acks.items() if b not in {row.board for row in rows}}
+                stored, acks, told = [], {}, []
             else:
                 self.stats["stored"] += len(rows)
-            acks = {board: (self.boards[board].last_n if board in self.boards else -1, resend)
-                    for board, resend in acks.items()}
-        for board, (n, resend) in acks.items():
-            self._ack(board, n, resend)
+            answers = [(self.boards[kept].name.split(EARLIER)[0],
+                        Ack(self.boards[kept].last_n, resend, self.boards[kept].match or None))
+                       for kept, resend in acks.items() if kept in self.boards] + told
+        for board, ack in answers:
+            self._ack(board, ack)
         for board, n, sent in stored:
             for listener in list(self.listeners):
                 try:
@@ -198,14 +254,21 @@ class ClubServer:
                     log.exception("listener failed")
         return outcomes
 
-    def _take(self, topic: str, message: JournalMessage, rows: list[Line], acks: dict[str, bool]) -> str:
-        board = self.boards.get(message.board)
+    def _take(self, topic: str, message: JournalMessage, rows: list[Line], acks: dict[str, bool],
+              renames: list[tuple[str, str]], told: list[tuple[str, Ack]]) -> tuple[str, str | None]:
+        """What was done with the message, and where its match is kept."""
+        kept = self._kept_at(message)
+        if kept is None and message.n == 0:  # a new match on this board: the one before it makes way
+            _header(message.line)
+            self._move_aside(message.board, renames)
+            kept = message.board
+        board = self.boards.get(kept) if kept is not None else None
         last = board.last_n if board is not None else -1
         if message.n <= last:
             self.stats["duplicates"] += 1
             log.debug("%s: line %d again (stored up to %d)", topic, message.n, last)
-            acks.setdefault(message.board, False)
-            return "duplicate"
+            acks.setdefault(kept, False)  # type: ignore[arg-type]
+            return "duplicate", kept
         if message.n > last + 1:
             # a line was lost on the way, and every line the board sent after it arrives early: ask for a resend
             # once per gap (not once per line, or each answer would start the board's whole window again)
@@ -213,26 +276,27 @@ class ClubServer:
             gap = (message.board, last)
             if self._gaps.get(message.board) != gap[1] or time.monotonic() - self._gap_time.get(message.board, 0) > 2:
                 self._gaps[message.board], self._gap_time[message.board] = last, time.monotonic()
-                acks[message.board] = True
+                if kept is None:  # lines of a match whose header never came: ask for it
+                    told.append((message.board, Ack(-1, True, message.match)))
+                else:
+                    acks[kept] = True
                 raise ClubError(f"line {message.n} out of sequence: line {last + 1} is next")
-            return f"refused: line {message.n} out of sequence (asked again already)"
+            return f"refused: line {message.n} out of sequence (asked again already)", kept
+        assert kept is not None
         line = message.line
         if message.n == 0:
-            try:
-                header = JournalHeader.from_json(line)
-            except (CompanionError, KeyError, TypeError, ValueError) as exc:
-                raise ClubError(f"line 0 is not a journal header ({exc})") from exc
-            self.boards[message.board] = self._new_board(message.board, header)
-            rows.append(Line(message.board, 0, line, None))
-            acks.setdefault(message.board, False)
-            return "stored"
+            _header(line)
+            self.boards[kept] = self._new_board(kept, line)
+            rows.append(Line(kept, 0, line, None))
+            acks.setdefault(kept, False)
+            return "stored", kept
         assert board is not None
         if line.get("n") != message.n:
-            raise ClubError(f"line {message.n} carries the journal number {line.get('n')!r}")
+            raise BoardRefused(f"line {message.n} carries the journal number {line.get('n')!r}")
         try:
             observation = observation_from_json(line["obs"])
         except (CompanionError, KeyError, TypeError) as exc:
-            raise ClubError(f"line {message.n}: {exc}") from exc
+            raise BoardRefused(f"line {message.n}: {exc}") from exc
         events = board.recorder.referee.observe(observation)
         names = board.header.players
         ours = [e.text(names) for e in events]
@@ -241,8 +305,8 @@ class ClubServer:
         if ours != theirs:
             disagreement = f"line {message.n}: the board said {theirs}, the referee says {ours}"
             self.stats["flagged"] += 1
-            log.warning("board %s %s", message.board, disagreement)
-        rows.append(Line(message.board, message.n, line, disagreement))
+            log.warning("board %s %s", kept, disagreement)
+        rows.append(Line(kept, message.n, line, disagreement))
         board.recorder.observations.append(observation)
         board.recorder.log.add(events)
         board.apply(events)
@@ -250,19 +314,12 @@ class ClubServer:
             board.disagreements.append(disagreement)
         board.last_n = message.n
         board.updated = time.time()
-        acks.setdefault(message.board, False)
-        return "stored"
+        acks.setdefault(kept, False)
+        return "stored", kept
 
-    def _reload(self, name: str) -> None:
-        """The board as the store has it (after a batch that could not be stored)."""
-        self.boards.pop(name, None)
-        for stored in self.store.matches(self.event):
-            if stored.board == name:
-                self._load(stored)
-
-    def _ack(self, board: str, n: int, resend: bool = False) -> None:
+    def _ack(self, board: str, ack: Ack) -> None:
         if self.client is not None:
-            self.client.publish(ack_topic(self.event, board), encode_ack(n, resend), qos=1, retain=True)
+            self.client.publish(ack_topic(self.event, board), ack.encode(), qos=1, retain=True)
 
     def _refuse(self, topic: str, reason: str, refusals: list[tuple[str, str]]) -> str:
         self.stats["refused"] += 1
@@ -378,5 +435,20 @@ class ClubServer:
             self._worker = None
 
 
-def _board_order(board: Board) -> tuple[int, str]:
-    return (int(board.name), "") if board.name.isdigit() else (10**9, board.name)
+def _shown(name: str) -> str:
+    """A match's place as people read it: `1`, or `1 (earlier match 1)` for `1~1`."""
+    board, _, earlier = name.partition(EARLIER)
+    return f"{board} (earlier match {earlier})" if earlier else board
+
+
+def _header(line: dict[str, Any]) -> JournalHeader:
+    try:
+        return JournalHeader.from_json(line)
+    except (CompanionError, KeyError, TypeError, ValueError) as exc:
+        raise BoardRefused(f"line 0 is not a journal header ({exc})") from exc
+
+
+def _board_order(board: Board) -> tuple[int, str, int]:
+    """Boards by number (then name), each board's earlier matches after its match of the moment, in order."""
+    name, _, earlier = board.name.partition(EARLIER)
+    return ((int(name), "") if name.isdigit() else (10**9, name)) + (int(earlier) if earlier else 0,)

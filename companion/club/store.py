@@ -21,7 +21,7 @@ meta = sa.MetaData()
 matches = sa.Table(
     "club_matches", meta,
     sa.Column("event", sa.String(32), primary_key=True),
-    sa.Column("board", sa.String(32), primary_key=True),
+    sa.Column("board", sa.String(40), primary_key=True),  # a board name (32) and an earlier match's `~k`
     sa.Column("header", sa.Text, nullable=False),
     sa.Column("last_n", sa.Integer, nullable=False),
     sa.Column("label", sa.Text, nullable=False, default=""),
@@ -32,7 +32,7 @@ matches = sa.Table(
 entries = sa.Table(
     "club_entries", meta,
     sa.Column("event", sa.String(32), primary_key=True),
-    sa.Column("board", sa.String(32), primary_key=True),
+    sa.Column("board", sa.String(40), primary_key=True),  # a board name (32) and an earlier match's `~k`
     sa.Column("n", sa.Integer, primary_key=True),
     sa.Column("line", sa.Text, nullable=False),
     sa.Column("received", sa.Float, nullable=False),
@@ -123,16 +123,21 @@ class Store:
             c.execute(entries.insert().values(event=event, board=board, n=n, line=json.dumps(line), received=now))
         return True
 
-    def add_lines(self, event: str, lines: list[Line], refusals: list[tuple[str, str]] = ()) -> None:
+    def add_lines(self, event: str, lines: list[Line], refusals: list[tuple[str, str]] = (),
+                  renames: list[tuple[str, str]] = ()) -> None:
         """Store lines (each the next of its board, in order) and log refusals, all in one transaction; raises
-        ClubError, storing nothing, if a line is not the next one of its board."""
-        if not lines and not refusals:
+        ClubError, storing nothing, if a line is not the next one of its board. `renames` (old, new) move matches
+        first, with their lines (a board's match making way for its next one)."""
+        if not lines and not refusals and not renames:
             return
         now = time.time()
         by_board: dict[str, list[Line]] = {}
         for line in lines:
             by_board.setdefault(line.board, []).append(line)
         with self.engine.begin() as c:
+            for old, new in renames:
+                for table in (matches, entries):
+                    c.execute(table.update().where(table.c.event == event, table.c.board == old).values(board=new))
             # one query for the batch's boards and one statement for their new numbers: a batch holds lines of
             # up to a few hundred boards, and building a statement per board cost more than the disk
             known = {r.board: r for r in c.execute(

@@ -3,10 +3,15 @@
 A board publishes each journal line (the header as number 0, then every entry with its sequence number `n`) to
 `club/<event>/<board>/journal` with QoS 1. The server answers on `club/<event>/<board>/ack` (retained) with the
 highest number it has stored; the board keeps that number on disk and sends everything after it.
+
+Each message and each acknowledgement names its match (`match_id`, a digest of the journal's header): a board plays
+several matches in a night, and an acknowledgement of the first must not tell the second that it was stored. An
+acknowledgement may also say why the server refused a line that sending again will not mend (`refused`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -43,6 +48,15 @@ def board_user(board: str) -> str:
 
 SERVER_USER = "server"
 
+MATCH_ID = re.compile(r"^[0-9a-f]{16}$")
+
+
+def match_id(header: dict[str, Any]) -> str:
+    """A match's name on the wire: a digest of its journal header (players, rules, when it was created), worked out
+    alike by the board from its journal and by the server from the header it stored."""
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
 
 @dataclass(frozen=True, slots=True)
 class ClubURL:
@@ -77,16 +91,20 @@ class ClubURL:
 
 @dataclass(frozen=True, slots=True)
 class JournalMessage:
-    """One journal line as sent: the board's name, its sequence number, the line, and when it was sent."""
+    """One journal line as sent: the board's name, its sequence number, the line, when it was sent, and its match
+    (`match_id`; None from boards before session 46, taken as the board's match of the moment)."""
 
     board: str
     n: int
     line: dict[str, Any]
     sent: float = 0.0
+    match: str | None = None
 
     def encode(self) -> bytes:
-        return json.dumps({"board": self.board, "n": self.n, "line": self.line, "sent": self.sent},
-                          separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        data = {"board": self.board, "n": self.n, "line": self.line, "sent": self.sent}
+        if self.match is not None:
+            data["match"] = self.match
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
     @classmethod
     def decode(cls, topic: str, payload: bytes, event: str) -> JournalMessage:
@@ -112,19 +130,38 @@ class JournalMessage:
             raise ClubError(f"{topic}: no journal line")
         if not isinstance(sent, (int, float)):
             raise ClubError(f"{topic}: bad send time")
-        return cls(board, n, line, float(sent))
+        match = data.get("match")
+        if match is not None and not (isinstance(match, str) and MATCH_ID.match(match)):
+            raise ClubError(f"{topic}: match {match!r} is not a match id")
+        return cls(board, n, line, float(sent), match)
 
 
-def encode_ack(n: int, resend: bool = False) -> bytes:
-    return json.dumps({"n": n, "resend": resend}).encode()
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The server's answer to a board: the highest line number it stored of the match `match` (None: a server
+    before session 46, which named none), whether to send again after it, and why a line was refused, if one was."""
 
+    n: int
+    resend: bool = False
+    match: str | None = None
+    refused: str = ""
 
-def decode_ack(payload: bytes) -> tuple[int, bool] | None:
-    try:
-        data = json.loads(payload)
-        n = data["n"]
-        if isinstance(n, int) and n >= -1:
-            return n, bool(data.get("resend", False))
-    except (ValueError, KeyError, TypeError):
-        pass
-    return None
+    def encode(self) -> bytes:
+        data: dict[str, Any] = {"n": self.n, "resend": self.resend}
+        if self.match is not None:
+            data["match"] = self.match
+        if self.refused:
+            data["refused"] = self.refused
+        return json.dumps(data).encode()
+
+    @classmethod
+    def decode(cls, payload: bytes) -> Ack | None:
+        try:
+            data = json.loads(payload)
+            n, match, refused = data["n"], data.get("match"), data.get("refused", "")
+            if (isinstance(n, int) and not isinstance(n, bool) and n >= -1
+                    and (match is None or isinstance(match, str)) and isinstance(refused, str)):
+                return cls(n, bool(data.get("resend", False)), match, refused[:300])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+        return None

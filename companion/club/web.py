@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 import zipfile
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -29,7 +30,7 @@ from starlette.routing import Route
 
 from companion.club.server import ClubServer
 from companion.club.svg import DARK, LIGHT, board_svg
-from companion.errors import ClubError
+from companion.errors import ClubError, CompanionError
 from companion.rules.game import GameState
 
 log = logging.getLogger("companion.club.web")
@@ -123,7 +124,7 @@ class ClubWeb:
                                                   light=LIGHT, **values)
 
     def card(self, b: dict[str, Any]) -> str:
-        title = f"board {b['board']}: {b['players'][0]} v {b['players'][1]}"
+        title = f"board {b['title']}: {b['players'][0]} v {b['players'][1]}"
         return self.env.get_template("card.html").render(b=b, svg=board_svg(b, title=title), winner=final_winner(b))
 
     def advice(self, board: str, n: int) -> list[str]:
@@ -148,7 +149,7 @@ class ClubWeb:
 
     async def panel(self, b: dict[str, Any]) -> str:
         advice = await run_in_threadpool(self.advice, b["board"], b["n"])
-        title = f"board {b['board']}: {b['players'][0]} v {b['players'][1]}"
+        title = f"board {b['title']}: {b['players'][0]} v {b['players'][1]}"
         return self.env.get_template("panel.html").render(b=b, svg=board_svg(b, numbers=True, title=title),
                                                           status=status_text(b), advice=advice)
 
@@ -166,11 +167,14 @@ class ClubWeb:
         b = self.server.summary(name)
         if b is None:
             return PlainTextResponse(f"no board {name}", status_code=404)
-        return HTMLResponse(self._page("board.html", f"board {name}", board=name, label=b["label"],
-                                       panel=await self.panel(b)))
+        return HTMLResponse(self._page("board.html", f"board {b['title']}", board=name, shown=b["title"],
+                                       label=b["label"], panel=await self.panel(b)))
 
     def download(self, name: str, suffix: str) -> Response:
-        text = self.server.match_text(name, suffix)
+        try:
+            text = self.server.match_text(name, suffix)
+        except CompanionError as exc:  # a .mat cannot carry an illegal play that stood: the .sgf can
+            return PlainTextResponse(f"board {name}: {exc}", status_code=409)
         if text is None:
             return PlainTextResponse(f"no board {name}", status_code=404)
         filename = f"{self.server.event}-board-{name}{suffix}"
@@ -275,12 +279,20 @@ class ClubWeb:
         if await self._authorised(request) is None:
             return PlainTextResponse("the director's token is needed", status_code=403)
         buffer = io.BytesIO()
+        missing = []
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
             for b in self.server.summaries():
                 for suffix in (".mat", ".sgf"):
-                    text = self.server.match_text(b["board"], suffix)
+                    name = f"{self.server.event}-board-{b['board']}{suffix}"
+                    try:
+                        text = self.server.match_text(b["board"], suffix)
+                    except CompanionError as exc:  # one board's .mat must not cost the night's other files
+                        missing.append(f"{name}: {exc}")
+                        continue
                     if text is not None:
-                        z.writestr(f"{self.server.event}-board-{b['board']}{suffix}", text)
+                        _add(z, name, text)
+            if missing:
+                _add(z, "NOT-WRITTEN.txt", "Files not in this archive, and why:\n" + "\n".join(missing) + "\n")
         return Response(buffer.getvalue(), media_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="{self.server.event}.zip"'})
 
@@ -295,6 +307,13 @@ class ClubWeb:
             Route("/director/{action}", self.director_action, methods=["POST"]),
             Route("/board/{board}", self.board),
         ])
+
+
+def _add(z: zipfile.ZipFile, name: str, text: str) -> None:
+    """A file of the archive, readable by everyone once unpacked (`writestr` by name alone gives 0600)."""
+    info = zipfile.ZipInfo(name, time.localtime()[:6])
+    info.compress_type, info.external_attr = zipfile.ZIP_DEFLATED, 0o644 << 16
+    z.writestr(info, text)
 
 
 def new_token() -> str:
@@ -319,8 +338,6 @@ class WebThread:
         return f"http://{host}:{self.port}"
 
     def start(self, timeout: float = 10.0) -> WebThread:
-        import time
-
         self.thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:

@@ -3,6 +3,8 @@ across a broker killed with -9, a server restarted and a board restarted."""
 
 from __future__ import annotations
 
+import time
+
 from companion.club.publisher import Publisher
 from companion.club.server import ClubServer
 from companion.club.store import Store
@@ -114,6 +116,80 @@ def test_flush_waits_for_the_lines_written_just_before_it(tmp_path, broker, url,
             board.observe(observation)
         assert publisher.flush(20), publisher.status()
         assert store.lines(EVENT, "1") == journal_lines(journal) and len(journal_lines(journal)) == 10
+    finally:
+        publisher.stop()
+        server.stop()
+        board.close()
+
+
+def test_a_boards_second_match_is_kept_apart_from_its_first(tmp_path, broker, url, store, demo_match):
+    """A club trial: a board that had finished a match began another; the server's acknowledgement of the first
+    told the second 'all sent', and nothing of it was stored (a longer one was spliced into the first)."""
+    from dataclasses import replace
+
+    header, observations = demo_match
+    first = make_journal(tmp_path / "first.jsonl", header, observations[:30])
+    second = make_journal(tmp_path / "second.jsonl", replace(header, players=("Cat", "Dan"), created="2026-11-27"),
+                          observations[:4])
+    password = broker.passwords[board_user("1")]
+    server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
+    wait_for(server.subscribed, what="the server subscribed")
+    try:
+        for board in (first, second):
+            publisher = Publisher(board.journal, url, "1", password=password).start()
+            try:
+                assert publisher.flush(20), publisher.status()
+                assert publisher.status().acked == len(journal_lines(board.journal.path)) - 1
+            finally:
+                publisher.stop()
+        assert store.lines(EVENT, "1") == journal_lines(second.journal.path)  # the board's match of the moment
+        assert store.lines(EVENT, "1~1") == journal_lines(first.journal.path)  # the one before, whole
+        assert [b["board"] for b in server.summaries()] == ["1", "1~1"]
+        assert server.summary("1")["players"] == ["Cat", "Dan"]
+        for observation in observations[30:35]:  # the first match's board sends late lines: they go with it
+            first.observe(observation)
+        late = Publisher(first.journal, url, "1", password=password).start()
+        try:
+            assert late.flush(20), late.status()
+        finally:
+            late.stop()
+        assert store.lines(EVENT, "1~1") == journal_lines(first.journal.path)
+        assert store.lines(EVENT, "1") == journal_lines(second.journal.path)
+        restarted = ClubServer(store, url, password=broker.passwords[SERVER_USER], client_id="again")
+        assert [b["board"] for b in restarted.summaries()] == ["1", "1~1"]  # as the store keeps them
+        assert restarted.summary("1~1")["n"] == len(journal_lines(first.journal.path)) - 1
+    finally:
+        server.stop()
+        first.close()
+        second.close()
+
+
+def test_the_board_is_told_why_when_sending_again_will_not_help(tmp_path, broker, url, store, demo_match,
+                                                               monkeypatch):
+    """A club trial: a server that could not read the board's journal version refused its header every two seconds,
+    and the board said only 'connected, 1 waiting'; a wrong password said 'offline', like a network down."""
+    import companion.record.journal as journal_module
+
+    header, observations = demo_match
+    board = make_journal(tmp_path / "b.jsonl", header, observations[:3])
+    wrong = Publisher(board.journal, url, "1", password="not-the-password").start()
+    try:
+        wait_for(lambda: wrong.status().refused, what="the broker's refusal")
+        assert "refused (the broker said" in wrong.status().text() and "--token-file" in wrong.status().text()
+    finally:
+        wrong.stop()
+    monkeypatch.setattr(journal_module, "READABLE_VERSIONS", (1,))  # an older server
+    server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
+    wait_for(server.subscribed, what="the server subscribed")
+    publisher = Publisher(board.journal, url, "1", password=broker.passwords[board_user("1")]).start()
+    try:
+        wait_for(lambda: publisher.status().refused, what="the server's refusal")
+        text = publisher.status().text()
+        assert "the server said: line 0 is not a journal header (journal version 2 is not supported" in text
+        assert text.endswith("4 waiting")
+        refused = server.stats["refused"]
+        time.sleep(3)
+        assert server.stats["refused"] == refused  # not sent again every two seconds meanwhile
     finally:
         publisher.stop()
         server.stop()

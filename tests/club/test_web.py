@@ -11,6 +11,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -30,6 +31,7 @@ from companion.club.svg import DARK, LIGHT
 from companion.club.topics import ClubURL
 from companion.club.web import ClubWeb, WebThread
 from companion.record.jellyfish import parse_match_text
+from companion.record.journal import JournalHeader
 from companion.record.recorder import Recorder, format_record
 
 from .conftest import EVENT, feed, journal_lines, listening_addresses, make_journal
@@ -211,13 +213,48 @@ def _get(url: str, data: dict | None = None, headers: dict | None = None) -> tup
 def test_downloads_are_the_match(site, demo_match):
     server, thread, _ = site
     header, observations = demo_match
-    board = Recorder(header)  # what the board itself would export
+    board = Recorder(header)  # what the board itself would export, named by the event where the board names none
     board.replay(observations)
+    record = board.record()
+    named = replace(record, metadata={"Event": server.title, "EventDate": header.created[:10].replace("-", ".")}
+                    | record.metadata)
     for suffix in (".mat", ".sgf"):
         status, text = _get(thread.url + f"/board/1{suffix}")
-        assert status == 200 and text.decode() == format_record(board.record(), suffix)
+        assert status == 200 and text.decode() == format_record(named, suffix)
     assert len(parse_match_text(format_record(board.record(), ".mat")).games) > 1  # a whole match, not a stub
     assert _get(thread.url + "/board/99.mat")[0] == 404
+
+
+def test_an_illegal_play_that_stood_costs_the_mat_alone_not_the_nights_archive(tmp_path, match_lines):
+    """A club trial: after one accepted illegal play, /board/1.mat and the director's all.zip answered 500."""
+    from companion.record.codec import observation_to_json
+    from companion.referee.typed import observations_from_text
+
+    server = ClubServer(Store(str(tmp_path / "c.db")), ClubURL.parse(f"mqtt://127.0.0.1/{EVENT}"))
+    feed(server, "1", match_lines[:20])
+    board = Recorder(JournalHeader(("Ann", "Bob"), 5))
+    lines = [board.header.to_json()]
+    for typed in ("31", "8/4 6/5!", "a"):  # Ann's illegal play, made so on the board; Bob accepts it
+        for observation in observations_from_text(typed, board.referee.game,
+                                                  illegal_pending=board.referee.state.pending is not None):
+            events = board.observe(observation)
+            lines.append({"n": len(lines), "obs": observation_to_json(observation),
+                          "events": [{"text": e.text(board.header.players)} for e in events]})
+    feed(server, "2", lines)
+    thread = WebThread(ClubWeb(server, director_token=TOKEN, advisor=None), port=free_port()).start()
+    try:
+        status, text = _get(thread.url + "/board/2.mat")
+        assert status == 409 and b"illegal play stood" in text and b".sgf" in text
+        assert _get(thread.url + "/board/2.sgf")[0] == 200
+        status, data = _get(thread.url + "/director/all.zip", headers={"Authorization": f"Bearer {TOKEN}"})
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = archive.namelist()
+        assert status == 200 and f"{EVENT}-board-2.sgf" in names and f"{EVENT}-board-1.mat" in names
+        assert f"{EVENT}-board-2.mat" not in names and b"board-2.mat" in archive.read("NOT-WRITTEN.txt")
+        assert all((info.external_attr >> 16) & 0o444 == 0o444 for info in archive.infolist())  # readable unpacked
+    finally:
+        thread.stop()
+        server.store.close()
 
 
 def test_the_public_cannot_act_as_director(site):
