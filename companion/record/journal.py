@@ -10,8 +10,8 @@ In club mode the journal also keeps the club server's acknowledgements, as lines
 server has stored every line up to entry N), so the board knows after any crash where sending resumes. The app's
 hints, shown or hidden (`h`), are lines of their own too (`{"hints":true}`), so a resumed match shows them as they
 were, and so is the match clock's time used when the app quits (`{"clock":[12.5,40.0]}`), and where a player asked
-for the deeper look in training (`{"deep":[12,"play:..."]}`: after entry 12, at that decision), so a resumed match
-rates that play as deeply as it was rated. None is an entry: reading the match, exporting it and sending it skip
+for the deeper look in training mode (`{"deep":[12,"play:..."]}`: after entry 12, at that decision), so a resumed
+match rates that play as deeply as it was rated. None is an entry: reading the match, exporting it and sending it skip
 them.
 """
 
@@ -33,11 +33,11 @@ from companion.rules import MatchState
 
 FORMAT = "backgammon-companion-journal"
 VERSION = 2
-"""Written in every new journal's header. Version 2 added the lines beside the match for the hints toggle and the
-clock's time, and the clock's settings in the header: a build that reads version 1 only refuses it by its number
-rather than failing on a line it does not know."""
+"""Written in every new journal's header. A version 2 journal may hold the hints and clock lines and the header's
+clock (which only the last version 1 builds knew) and the deeper-look lines (which none did): a build that reads
+version 1 only refuses it by its number rather than failing on a line it does not know."""
 READABLE_VERSIONS = (1, 2)
-"""Journals this build reads: version 1's (whose later builds also wrote the hints and clock lines) and 2's."""
+"""Journals this build reads: version 1's (whose last builds also wrote the hints and clock lines) and 2's."""
 
 
 class JournalError(CompanionError):

@@ -137,7 +137,8 @@ PAIRINGS_TRIED = 6
 
 def _paired_by_dice(sources: list[int], targets: list[int], dice: Sequence[int]) -> list[int]:
     """`targets` reordered so that as many of the moves `sources[i]`/`targets[i]` as can be are one unused die's
-    number (bearing off by a larger die counts); the farthest-first order wins a tie."""
+    number (bearing off by a larger die counts), never with more moves backwards than the farthest-first order
+    (which has none where the checkers moved forward); the farthest-first order wins a tie."""
     def fits(order: tuple[int, ...]) -> int:
         left = list(dice)
         for a, b in zip(sources, order):
@@ -146,7 +147,10 @@ def _paired_by_dice(sources: list[int], targets: list[int], dice: Sequence[int])
                 left.remove(die)
         return len(dice) - len(left)
 
-    best = max(permutations(targets), key=fits)  # max keeps the first of equals: the farthest-first order
+    def rank(order: tuple[int, ...]) -> tuple[int, int]:
+        return -sum(a <= b for a, b in zip(sources, order)), fits(order)
+
+    best = max(permutations(targets), key=rank)  # max keeps the first of equals: the farthest-first order
     return list(best)
 
 

@@ -657,9 +657,10 @@ class CompanionApp(App):
         if not self.hints_shown:  # the deeper look shows where the hints do: with hints hidden it said nothing
             self._show_hints(True)
         game = self.recorder.referee.game
-        self._deep_key = self._analysis_key(game)  # the play made here is rated at this depth (a player saw the
-        # 2-ply hint rank a play below the best, then the 1-ply rating call it the best)
-        if self.recorder.journal is not None:
+        key = self._analysis_key(game)
+        asked_before, self._deep_key = key == self._deep_key, key  # the play made here is rated at this depth (a
+        # player saw the 2-ply hint rank a play below the best, then the 1-ply rating call it the best)
+        if self.mode == "train" and not asked_before and self.recorder.journal is not None:
             try:
                 self.recorder.journal.append_deep(self._deep_key)
             except CompanionError as exc:  # the look is shown all the same

@@ -186,6 +186,7 @@ def test_the_match_clock_is_kept_in_the_header_and_its_time_at_a_quit_beside_the
     (lambda lines: lines[:1] + [b"this is not json"] + lines[2:], "line 2: damaged"),
     (lambda lines: lines[:1] + [b'{"n":1,"obs":{"type":"dice","values":[9,9],"valid":true}}'] + lines[2:], "line 2"),
     (lambda lines: lines[1:], "header"),
+    (lambda lines: lines[:2] + [b'{"deep":[2]}'] + lines[2:], "line 3"),  # a deeper look's line without its key
 ])
 def test_a_damaged_journal_is_refused_with_its_line(tmp_path, damage, message):
     path = tmp_path / "m.jsonl"

@@ -99,6 +99,8 @@ def test_moves_between_says_what_was_played_from_the_two_boards(written, said):
     ("8/4 6/5", (), "8/5 6/4"),  # no dice: the farthest first
     ("13/9 6/5", (4, 1), "13/9 6/5"),
     ("13/7 8/7 6/5", (6, 1), "13/7 8/7 6/5"),  # three moves for two dice: the spare one as it falls
+    ("13/7(2) 8/2(2)", (6, 6, 6, 6), "13/7(2) 8/2(2)"),  # doubles: four dice
+    ("24/20 6/5 6/5 8/7 8/7 13/11 13/11", (4, 1), "24/20 13/11(2) 8/7(2) 6/5(2)"),  # past six: farthest first
 ])
 def test_moves_between_pairs_moves_by_the_dice_where_it_can(written, dice, said):
     from companion.rules.notation import apply_moves, moves_between
@@ -106,6 +108,24 @@ def test_moves_between_pairs_moves_by_the_dice_where_it_can(written, dice, said)
     start = Position.start()
     mine, theirs = apply_moves(start, parse_moves(written))
     assert moves_between(start, Position(tuple(mine), tuple(theirs)), dice) == said
+
+
+def test_moves_between_pairs_by_the_dice_off_the_board_from_the_bar_and_through_a_hit():
+    from companion.rules.notation import apply_moves, moves_between
+
+    nine = Position.from_points({9: 1, 6: 5, 13: 9}, {24: 2, 13: 13})
+    mine, theirs = apply_moves(nine, parse_moves("9/7 6/5"))  # 9/5 6/7 fits a die, but moves a checker backwards
+    assert moves_between(nine, Position(tuple(mine), tuple(theirs)), (5, 4)) == "9/7 6/5"
+    home = Position.from_points({6: 2, 5: 2, 2: 1}, {24: 2, 13: 5})
+    for written, dice, said in (("6/off 5/2", (6, 3), "6/off 5/2"), ("6/3 5/off", (6, 3), "6/3 5/off"),
+                                ("6/off 2/off", (6, 2), "6/off 2/off")):  # a larger die bears off a checker
+        mine, theirs = apply_moves(home, parse_moves(written))
+        assert moves_between(home, Position(tuple(mine), tuple(theirs)), dice) == said
+    barred = Position.from_points({25: 1, 13: 5, 8: 3, 6: 5, 24: 1}, {5: 1, 13: 5, 8: 3, 6: 5, 24: 1})
+    mine, theirs = apply_moves(barred, parse_moves("bar/20* 6/5"))
+    assert moves_between(barred, Position(tuple(mine), tuple(theirs)), (5, 1)) == "bar/20* 6/5"
+    mine, theirs = apply_moves(barred, parse_moves("bar/24 6/1*"))  # bar/21 6/4 would be another board
+    assert moves_between(barred, Position(tuple(mine), tuple(theirs)), (1, 5)) == "bar/24 6/1*"
 
 
 def test_moves_between_marks_a_hit_and_names_the_bar():
