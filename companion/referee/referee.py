@@ -86,6 +86,9 @@ class RefereeState:
     pending: PendingIllegal | None = None
     reading: BoardReading | None = None
     """The latest board reading."""
+    seen_since_roll: bool = True
+    """Whether a board reading (a camera's, or a typed play's) came after the last roll: without one the mover's play
+    is not seen yet (played on a board no camera watches, not typed yet), and the next throw waits for it."""
     dice_on_board: tuple[int, ...] | None = None
     """The values lying on the board (() none, None not known): the same values again are not a new roll."""
     last_sequence: int | None = None
@@ -274,7 +277,7 @@ class Referee:
 
     def _roll(self, d1: int, d2: int, unseen: bool = False, void_reason: str | None = None) -> list[Event]:
         game = self._state.game.roll(d1, d2)
-        self._state = replace(self._state, game=game, attention=None, void_roll=None)
+        self._state = replace(self._state, game=game, attention=None, void_roll=None, seen_since_roll=False)
         out: list[Event] = [Rolled(game.turn, game.dice, unseen, void_reason)]  # type: ignore[arg-type]
         plays = game.legal_plays()
         if len(plays) == 1 and plays[0].is_empty():
@@ -285,6 +288,8 @@ class Referee:
 
     def _on_board(self, reading: BoardReading) -> list[Event]:
         s = self._state
+        if not s.seen_since_roll:
+            s = self._state = replace(s, seen_since_roll=True)
         if s.match_over or reading == s.reading:
             return []
         self._state = replace(s, reading=reading)
@@ -416,8 +421,9 @@ class Referee:
         game = s.game
         assert game.dice is not None
         plays = game.legal_plays()
-        if s.reading is None:
-            return [self._attention("the play was not seen: no board reading since the roll")]
+        if s.reading is None or not s.seen_since_roll:  # the board before the roll says nothing of the play
+            return [self._attention("the play was not seen (no board reading or typed play since the roll); "
+                                    "the next throw waits for it")]
         inference = infer_play(game.position, game.dice, s.reading, game.turn, self.threshold, plays)
         unsure = inference.fit is Fit.UNCHANGED and any(not p.is_empty() for p in inference.plays)
         if unsure:

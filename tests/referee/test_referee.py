@@ -721,3 +721,23 @@ def test_a_typed_play_into_a_held_point_lists_the_legal_plays_nearest_to_it_firs
     with pytest.raises(TypedInputError, match="held") as refused:
         observations_from_text("13/7 13/10", referee_at(held_ten, (6, 2)).game)
     assert str(refused.value).split("Legal: ")[1].startswith("13/11 13/7")
+
+
+def test_a_throw_before_the_movers_play_is_typed_waits_for_it():
+    """A dice cup builder's trial: with plays typed and dice from the cup, the next player threw before Bob's play
+    was typed; the referee judged Bob's play from the board before his roll ('no checker was moved'), let it stand,
+    and took Bob's play, typed next, as Ann's. With no board reading since the roll, the play is not seen: the throw
+    waits for it."""
+    from companion.referee.typed import observations_from_text
+
+    ref = referee_at(START, (4, 2))
+    for line in ("8/4 6/4", "66"):
+        for observation in observations_from_text(line, ref.game):
+            ref.observe(observation)
+    assert ref.game.turn == 1 and ref.game.dice == Roll(6, 6)
+    events = ref.observe(DiceReading((6, 5), sequence=7))  # Ann's cup, before Bob's play is typed
+    assert kinds(events) == ["NeedsAttention"] and "not seen" in events[0].text()
+    assert ref.state.held_roll is not None and ref.game.turn == 1
+    events = [e for o in observations_from_text("24/18(2) 13/7(2)", ref.game, roll_held=True) for e in ref.observe(o)]
+    assert kinds(events)[:2] == ["PlayMade", "Rolled"] and events[0].player == 1
+    assert ref.game.turn == 0 and ref.game.dice == Roll(6, 5)  # Ann's throw counts, after Bob's play
