@@ -126,6 +126,10 @@ def _cmd_dicecup(args: argparse.Namespace) -> int:
 
     from companion.devices.driver import Link
 
+    if args.simulate and args.port:
+        raise CompanionError("--simulate runs a software cup of its own: leave out --port")
+    if not args.simulate and (args.rolls or args.seed is not None):
+        raise CompanionError("--rolls and --seed go with --simulate (a real cup rolls when it is shaken)")
     cup = SoftwareDiceCup(seed=args.seed).start() if args.simulate else None
     port = cup.path if cup is not None else args.port
     driver = DiceCupDriver(port)
@@ -133,16 +137,20 @@ def _cmd_dicecup(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.seconds if args.seconds else None
     give_up = time.monotonic() + args.wait
     print(f"looking for the dice cup on {port or 'its USB ids'} (up to {args.wait:g} s)", file=sys.stderr, flush=True)
-    last = ""
+    last, answered = "", False
     try:
         while deadline is None or time.monotonic() < deadline:
-            if driver.link is Link.SEARCHING and time.monotonic() >= give_up:
-                raise CompanionError(f"{last or 'no dice cup found'}; gave up after {args.wait:g} s")
+            answered = answered or driver.link is Link.CONNECTED
+            if not answered and time.monotonic() >= give_up:  # not found, or a port that is no dice cup
+                why = driver.unanswered() if driver.link is Link.CONNECTING else last or "no dice cup found"
+                raise CompanionError(f"{why}; gave up after {args.wait:g} s")
             for item in driver.poll(0.05):
                 last = str(item) if not isinstance(item, DiceReading) else last
                 if isinstance(item, DiceReading) and item.valid:
                     rolls += 1
                     print(f"roll {item.sequence}: {item.values[0]}-{item.values[1]}", flush=True)
+                elif isinstance(item, DiceReading):
+                    print(f"no roll: {item.reason}", flush=True)
                 else:
                     print(item, flush=True)
             if cup is not None and time.monotonic() >= next_roll:
@@ -497,7 +505,7 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
         if text != last[0] and device:
             print(text, file=sys.stderr, flush=True)
         last[0] = text
-        if "connected" in text or "connecting" in text or "fps" in text:
+        if "connected" in text or "fps" in text:  # a port that opens but gives no dice cup line is not the cup
             opened.set()
 
     def give_up() -> None:
@@ -1042,8 +1050,8 @@ def build_parser() -> argparse.ArgumentParser:
     dicecup.add_argument("--seconds", type=_seconds, default=0, help="stop after this long (default: run until Ctrl-C)")
     dicecup.add_argument("--seed", type=_int_in(0), default=None, help="with --simulate, seed the software cup's dice")
     dicecup.add_argument("--wait", type=_seconds, default=5.0,
-                         help="how long to look for a camera or dice cup that cannot be opened before giving up "
-                         "(default 5 s; the app keeps looking)")
+                         help="how long to wait for the dice cup to answer (not found, or a port that is no dice "
+                         "cup) before giving up (default 5 s; the app keeps looking)")
     dicecup.set_defaults(handler=_cmd_dicecup)
 
     analyse = sub.add_parser(

@@ -56,7 +56,7 @@ class DiceCupSource:
     stop_event: threading.Event = field(default_factory=threading.Event)
 
     def run(self, emit: Emit, status: Status) -> None:
-        from companion.devices import DiceCupDriver
+        from companion.devices import DiceCupDriver, Link
 
         driver = DiceCupDriver(self.port)
         try:
@@ -67,6 +67,8 @@ class DiceCupSource:
                     else:  # a link status says "dice cup ..." itself
                         status(str(item) if str(item).startswith("dice cup") else f"dice cup: {item}")
         finally:
+            if driver.link is Link.CONNECTING:  # stopped while a port gave no dice cup line: say what came
+                status(f"dice cup: {driver.unanswered()}")
             driver.close()
 
     def stop(self) -> None:

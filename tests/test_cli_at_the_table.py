@@ -104,6 +104,40 @@ def test_dicecup_on_a_missing_port_says_why_and_exits_2():
     assert "cannot open /dev/ttyNOPE: no such device" in result.stderr and "gave up after 0.5 s" in result.stderr
 
 
+def test_dicecup_and_run_on_a_port_that_is_no_dice_cup_say_so_and_give_up(tmp_path):
+    """A dice cup builder's trial: a port sending other text was looked at until killed, 'connecting' and 'lost'."""
+    import os
+    import threading
+
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def chatter():
+        while not stop.is_set():
+            os.write(master, b"hello from a modem\r\n")
+            stop.wait(0.05)
+
+    threading.Thread(target=chatter, daemon=True).start()
+    try:
+        results = [_companion("dicecup", "--port", os.ttyname(slave), "--wait", "1"),
+                   _companion("run", "--no-ui", "--dicecup", os.ttyname(slave), "--wait", "1", "--journal",
+                              str(tmp_path / "c.jsonl"))]
+    finally:
+        stop.set()
+        os.close(slave)
+        os.close(master)
+    for result in results:
+        assert result.returncode == 2, result.stderr
+        assert "none a dice cup's: is this port the cup" in result.stderr and "gave up after 1 s" in result.stderr
+
+
+def test_dicecup_refuses_options_it_would_ignore():
+    for args, said in ((["--simulate", "--port", "/dev/ttyUSB0"], "leave out --port"),
+                       (["--rolls", "3"], "go with --simulate"), (["--seed", "1"], "go with --simulate")):
+        result = _companion("dicecup", *args, "--wait", "0.5")
+        assert result.returncode == 2 and said in result.stderr, (args, result.stderr)
+
+
 def test_run_with_a_missing_dice_cup_gives_up_after_the_stated_wait(tmp_path):
     result = _companion("run", "--no-ui", "--dicecup", "/dev/ttyNOPE", "--wait", "0.5",
                         "--journal", str(tmp_path / "c.jsonl"))

@@ -4,19 +4,26 @@ Call `poll()` from a worker thread or loop; it never blocks for longer than its 
 unplugged (the read raises, although pyserial keeps `is_open` true) or falls silent (no heartbeat) is closed
 and reopened; a roll re-sent after a lost ACK, or after a reconnect, is recognised by its boot id and
 sequence number and given to the referee once. Only CRC-checked `ROLL` lines make readings: no phantom rolls.
+
+The cup re-sends only its latest roll, so a sequence number other than the last one seen is a new roll: a lower one
+means the cup reset (its count starts again at 1) even where its HELLO was missed (sent before the port opened) or
+its boot id came out the same (a simulator without entropy). The port is opened exclusively, so a second program
+(`companion dicecup` beside the app) is told the cup is busy rather than taking the rolls.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from enum import Enum
 from typing import Callable
 
 import serial
 from serial.tools import list_ports
 
-from companion.devices.protocol import Ack, Error, Heartbeat, Hello, LineParser, RollMessage, State, encode
+from companion.devices.protocol import (PROTOCOL_VERSION, Ack, Error, Heartbeat, Hello, LineParser, RollMessage,
+                                       State, encode)
 from companion.referee.observations import DiceReading
 
 # USB ids of the boards the firmware runs on: Arduino Uno (ATmega16U2), Nano clones (CH340, FT232R)
@@ -72,8 +79,8 @@ def _reason(exc: Exception) -> str:
         return "no such device"
     if errno == 13 or "Permission denied" in str(exc):
         return "permission denied (on Linux, join the dialout group)"
-    if errno == 16 or "busy" in str(exc).lower():
-        return "busy in another program"
+    if errno in (11, 16) or "busy" in str(exc).lower() or "exclusively lock" in str(exc):
+        return "busy in another program (close it: one program at a time reads the cup)"
     return str(exc).split(":")[-1].strip() or exc.__class__.__name__
 
 
@@ -125,8 +132,16 @@ class DiceCupDriver:
             self._last_heard = now
             self._handle(message, out)
         if now - self._last_heard > self.heartbeat_timeout:
-            self._lose(out, f"no heartbeat for {self.heartbeat_timeout:.0f} s")
+            self._lose(out, self.unanswered() if self._link is Link.CONNECTING
+                       else f"no heartbeat for {self.heartbeat_timeout:.0f} s")
         return out
+
+    def unanswered(self) -> str:
+        """Why a port opened gives no dice cup line (said when the wait for one runs out): is it the cup at all?"""
+        if self._parser.rejected:
+            return (f"{self._parser.rejected} line(s) arrived, none a dice cup's: is this port the cup, at "
+                    f"{self.baudrate} baud?")
+        return "nothing arrived from the port: is it the cup, with its firmware loaded?"
 
     def close(self) -> None:
         if self._serial is not None:
@@ -147,9 +162,12 @@ class DiceCupDriver:
         why = "no dice cup found (none of its USB ids is plugged in)"
         for port in ports:
             try:
-                self._serial = serial.serial_for_url(port, baudrate=self.baudrate, timeout=0.05)
+                self._serial = serial.serial_for_url(port, baudrate=self.baudrate, timeout=0.05,
+                                                     exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 why = f"cannot open {port}: {_reason(exc)}"
+                if "/" not in port and "://" not in port and Path("/dev", port).exists():
+                    why += f" (did you mean /dev/{port}?)"
                 continue
             self._parser = LineParser()
             self._last_heard = now
@@ -181,15 +199,21 @@ class DiceCupDriver:
 
     def _handle(self, message, out: list) -> None:
         if isinstance(message, Hello):
+            reset = self._link is Link.CONNECTED  # a HELLO while connected: the cup reset (power, a brown-out)
             self.hello = message
             self._boot = message.boot_id
-            self._set(out, Link.CONNECTED, f"device {message.device_id}, firmware {message.firmware}, "
-                                           f"protocol {message.protocol}")
+            self._seen.pop(message.boot_id, None)  # a new boot counts from 1, whatever id it drew
+            detail = (f"{'the cup reset: ' if reset else ''}device {message.device_id}, firmware "
+                      f"{message.firmware}, protocol {message.protocol}")
+            if message.protocol != PROTOCOL_VERSION:
+                detail += f" (this app speaks protocol {PROTOCOL_VERSION}: update the app or the firmware)"
+            self._link = Link.CONNECTING if reset else self._link  # said again, not swallowed as no change
+            self._set(out, Link.CONNECTED, detail)
         elif self._link is Link.CONNECTING and isinstance(message, (Heartbeat, State, RollMessage)):
-            self._set(out, Link.CONNECTED, "(no HELLO: the cup did not reset when the port opened)")
+            self._set(out, Link.CONNECTED, "(the cup was already on when the port opened)")
         if isinstance(message, RollMessage):
             self._send(Ack(message.sequence))  # every copy is acknowledged, so the cup stops re-sending
-            if message.sequence > self._seen.get(self._boot, 0):
+            if message.sequence != self._seen.get(self._boot, 0):  # it re-sends only its latest roll
                 self._seen[self._boot] = message.sequence
                 self._rolls += 1
                 out.append(DiceReading(message.dice, sequence=self._rolls, time=self.clock()))

@@ -50,6 +50,10 @@ class SoftwareDiceCup:
         self._unacked: RollMessage | None = None
         self.sent: list[bytes] = []
         self.heartbeats = True
+        self.says_hello = True
+        """False: the HELLO is lost (sent before the port opened), for tests."""
+        self.boot_id: str | None = None
+        """A fixed boot id for every start (a board without entropy, as under simavr); None draws one each time."""
 
     # -- power and cable ----------------------------------------------------------------------------
 
@@ -64,7 +68,7 @@ class SoftwareDiceCup:
         self._sequence = 0
         self._unacked = None
         self._running = True
-        self._hello = Hello(1, "sim-1.0.0", self.device_id, f"{self._rng.getrandbits(32):08X}")
+        self._hello = Hello(1, "sim-1.0.0", self.device_id, self.boot_id or f"{self._rng.getrandbits(32):08X}")
         self._thread = threading.Thread(target=self._run, name="software-dice-cup", daemon=True)
         self._thread.start()
         return self
@@ -142,7 +146,8 @@ class SoftwareDiceCup:
         start = time.monotonic()
         while self._running and time.monotonic() - start < self.boot_time:
             time.sleep(0.01)
-        self._send(self._hello)
+        if self.says_hello:
+            self._send(self._hello)
         last_beat = last_resend = time.monotonic()
         while self._running:
             master = self._master

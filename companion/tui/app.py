@@ -48,6 +48,7 @@ from companion.referee import (
     NeedsAttention,
     Observation,
     PlayMade,
+    PlayStood,
     Referee,
     RefereeState,
     ResignationOffered,
@@ -908,6 +909,11 @@ class CompanionApp(App):
     def _verdict_from(self, events: list[Event]) -> None:
         names = self.recorder.names
         for event in reversed(events):
+            if isinstance(event, PlayStood):  # it stands (accepted, or the opponent threw): no correction to ask
+                judged = next((e for e in events if isinstance(e, IllegalPlay)), None)  # judged at the same time
+                self.show_verdict(f"[b red]{event.text(names)}[/]" + (f": {'; '.join(judged.reasons)}" if judged
+                                                                       else ""))
+                return
             if isinstance(event, IllegalPlay):
                 near = ", ".join(p.notation or "no move" for p in event.nearest)
                 self.show_verdict(f"[b red]Illegal[/] ({names[event.player]}, {event.roll}): "

@@ -75,6 +75,55 @@ def test_unplug_and_replug(cup):
     driver.close()
 
 
+@pytest.mark.parametrize("lost_hello", [True, False])
+def test_a_replugged_cups_rolls_count_when_its_hello_is_missed_or_its_boot_id_repeats(cup, lost_hello):
+    """A dice cup builder's trial: after a replug whose HELLO the driver missed (sent before the port opened), and
+    under simavr (the same boot id at every reset), the cup's rolls 1 and 2 were taken for old ones and dropped."""
+    driver = DiceCupDriver(cup.path, heartbeat_timeout=1.0, retry_interval=0.05)
+    cup.boot_id = "5B414D12"
+    cup.unplug()
+    cup.replug()
+    connected(driver)
+    for dice in ((1, 1), (2, 2), (3, 3)):
+        cup.roll(dice)
+        assert len(rolls(pump(driver, 0.5, lambda g: rolls(g)))) == 1
+    cup.unplug()
+    pump(driver, 1.0, lambda g: any(isinstance(i, LinkStatus) and i.link is Link.LOST for i in g))
+    cup.says_hello = not lost_hello
+    cup.replug()
+    assert connected(driver)
+    got = []
+    for dice in ((4, 4), (6, 5)):  # the new boot's rolls 1 and 2, under the old boot's 3
+        cup.roll(dice)
+        got += rolls(pump(driver, 0.5, lambda g: rolls(g)))
+        got += rolls(pump(driver, 0.2))  # its copies, until the acknowledgement reaches the cup: none counts again
+    assert [r.values for r in got] == [(4, 4), (6, 5)]
+    driver.close()
+
+
+def test_a_hello_while_connected_says_the_cup_reset_and_a_strange_protocol_is_named():
+    from companion.devices.protocol import Hello, encode
+
+    with SoftwareDiceCup(seed=3, heartbeat_interval=0.1, boot_time=0.05) as cup:
+        driver = DiceCupDriver(cup.path, heartbeat_timeout=1.0)
+        connected(driver)
+        cup.send_raw(encode(Hello(9, "x-2.0", "50F7CA9E", "0BADF00D")))
+        got = pump(driver, 0.5, lambda g: any(isinstance(i, LinkStatus) for i in g))
+        said = [str(i) for i in got if isinstance(i, LinkStatus)]
+        assert any("the cup reset" in t and "speaks protocol 1" in t for t in said), said
+        driver.close()
+
+
+def test_a_second_program_is_told_the_cup_is_busy(cup):
+    first = DiceCupDriver(cup.path, heartbeat_timeout=1.0)
+    connected(first)
+    second = DiceCupDriver(cup.path, heartbeat_timeout=1.0)
+    got = pump(second, 0.3, lambda g: any(isinstance(i, LinkStatus) for i in g))
+    assert any("busy in another program" in str(i) for i in got), got
+    first.close()
+    second.close()
+
+
 def test_silence_counts_as_lost(cup):
     driver = DiceCupDriver(cup.path, heartbeat_timeout=0.4, retry_interval=0.05)
     connected(driver)

@@ -848,3 +848,19 @@ async def test_x_with_hints_hidden_shows_them_and_the_film_hides_the_games_keys(
         await pilot.pause()
         shown = _footer(film)
         assert not {"Double", "Undo", "Set up"} & set(shown) and "Review" in shown
+
+
+async def test_an_illegal_play_judged_as_it_stands_asks_for_no_correction(tmp_path):
+    """A dice cup builder's trial: a play judged illegal in the same step as the opponent's throw let it stand, and
+    the verdict still said 'Ann: c asks for a correction' (c was then refused: the play had stood)."""
+    from companion.referee import DiceReading
+
+    app = _app(tmp_path, mode="referee")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "8/4 6/5!")
+        judged = list(app.recorder.referee.events[-1:])
+        stood = app.recorder.observe(DiceReading((6, 4), roller=1))
+        app._verdict_from(judged + stood)
+        await pilot.pause()
+        verdict = _text(app, "#verdict")
+        assert "stands" in verdict and "asks for a correction" not in verdict, verdict
