@@ -441,6 +441,7 @@ def _same_match(recorder, loaded, args: argparse.Namespace) -> None:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import signal
     import threading
+    import time
 
     from companion.club.serve import ClubNight, ServeOptions, read_secret
 
@@ -461,16 +462,30 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if engine is not None:
             engine.close()
         raise
-    where = "every interface" if args.listen else "this machine only (--listen to open it to the room)"
-    print(f"club {night.url.event}: page {night.web_thread.url}/  (listening on {where})", flush=True)
-    print(f"director: {night.web_thread.url}/director?token={night.token}", flush=True)
-    if night.broker is not None:
-        print(f"broker {night.broker.url()}, board passwords in {night.folder / 'tokens'}", flush=True)
-        print(f"a board joins with: {night.board_command('1')}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    try:
-        stop.wait(args.seconds or None)
+    deadline = time.monotonic() + args.seconds if args.seconds else None
+    try:  # from here on a Ctrl-C stops what was started and says what was stored
+        where = "every interface" if args.listen else "this machine only (--listen to open it to the room)"
+        print(f"club {night.url.event}: page {night.web_thread.url}/  (listening on {where})", flush=True)
+        if args.listen:
+            from companion.club.serve import lan_addresses
+
+            for address in lan_addresses():
+                print(f"  from the room: http://{address}:{night.web_thread.port}/", flush=True)
+        print(f"director: {night.web_thread.url}/director?token={night.token}", flush=True)
+        if night.broker is not None:
+            print(f"broker {night.broker.url()}, board passwords in {night.folder / 'tokens'}", flush=True)
+            print(f"a board joins with: {night.board_command('1')}", flush=True)
+        while not stop.wait(1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            try:
+                said = night.keep_broker()
+            except CompanionError as exc:  # it will not start: say so, and try again next second
+                said = f"the broker stopped and does not start again: {exc}"
+            if said:
+                print(said, file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         pass
     finally:

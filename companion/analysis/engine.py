@@ -290,7 +290,11 @@ _child_engine: Engine | None = None
 
 
 def _child_start() -> None:
+    import signal
+
     global _child_engine
+    # Ctrl-C reaches the whole process group: the parent stops the child, which must not print its own traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _child_engine = Engine()
     _child_engine.warm_up()
 
@@ -315,20 +319,27 @@ class EngineProcess(Engine):
     def __init__(self) -> None:
         super().__init__()
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
+        import signal
         import sys
+        import threading
+        from concurrent.futures import ProcessPoolExecutor
 
         # spawn, not fork: the app has threads, and a forked copy of them is unsafe. Starting a child hands
         # it sys.stderr's descriptor, which a running Textual app has replaced with one that has none: lend
         # it the real one while the child starts (it starts inside the first submit)
         saved, sys.stderr = sys.stderr, sys.__stderr__
+        # Ctrl-C reaches the whole process group; a child that inherits it ignored never prints a traceback of
+        # its own, even while it is still importing (the parent stops it); signals are the main thread's only
+        main = threading.current_thread() is threading.main_thread()
+        interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_child_start)
             self._pool.submit(int)
         finally:
             sys.stderr = saved
+            if main:
+                signal.signal(signal.SIGINT, interrupt)
 
     def hint(self, position: Position, roll: Roll, match: MatchState, player: int, *,
              level: str = FAST) -> Hint:

@@ -36,6 +36,25 @@ class ServeOptions:
     ca: str | None = None
 
 
+def lan_addresses() -> list[str]:
+    """This machine's addresses that other machines in the room can reach (IPv4, not loopback), likeliest first:
+    the one a route to the outside leaves by (no packet is sent), then the host name's."""
+    import socket
+
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: a connect on UDP only picks the route
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    except OSError:
+        pass
+    return [a for i, a in enumerate(found) if a not in found[:i] and not a.startswith(("127.", "0."))]
+
+
 def read_secret(path: str | Path) -> str:
     """A password or token kept in a file (its first line)."""
     try:
@@ -92,6 +111,16 @@ class ClubNight:
         self.web_thread.start()
         return self
 
+    def keep_broker(self) -> str | None:
+        """Start the local broker again if it stopped (killed, crashed): what happened, or None. The boards send
+        again what was not acknowledged, so nothing is lost; while it was down their status lines said so."""
+        process = self.broker.process if self.broker is not None else None
+        if process is None or process.poll() is None:
+            return None
+        code = process.returncode
+        self.broker.start()  # type: ignore[union-attr]
+        return f"the broker (mosquitto) stopped (exit status {code}): started again"
+
     def stop(self) -> None:
         self.web_thread.stop()
         self.server.stop()
@@ -104,7 +133,7 @@ class ClubNight:
         url = self.url
         host = url.host
         if self.options.listen:
-            host = "THIS-MACHINE"
+            host = (lan_addresses() or ["THIS-MACHINE"])[0]
         scheme = "mqtts" if url.tls else "mqtt"
         token = self.folder / "tokens" / f"board-{board}.token"
         return (f"companion run --club {scheme}://{host}:{url.port}/{url.event} --board {board} "

@@ -99,7 +99,9 @@ class Store:
                 self.engine = sa.create_engine(url, pool_pre_ping=True)
             meta.create_all(self.engine)
         except SQLAlchemyError as exc:
-            raise ClubError(f"cannot open the database {db}: {exc.__class__.__name__}: {str(exc)[:200]}") from exc
+            shown = sa.engine.make_url(url).render_as_string(hide_password=True)  # the message goes to a log
+            raise ClubError(f"cannot open the database {shown}: {exc.__class__.__name__}: "
+                            f"{str(exc).replace(db, shown)[:200]}") from exc
 
     def add(self, event: str, board: str, n: int, line: dict[str, Any], disagreement: str | None = None) -> bool:
         """Store line `n` of a board if it is the next one (0 = the header); False if it is not (nothing changes).

@@ -178,3 +178,71 @@ async def test_the_timers_ticking_during_shutdown_do_not_fail_the_exit(tmp_path,
     finally:
         club.stop()
         recorder.close()
+
+
+def test_a_broker_that_dies_is_started_again_and_the_boards_catch_up(tmp_path, demo_match):
+    """A club trial: mosquitto killed with -9 under `serve` stayed a zombie; the page went stale, unsaid."""
+    from companion.club.serve import ClubNight, ServeOptions
+
+    header, observations = demo_match
+    night = ClubNight(ServeOptions(tmp_path / "night", EVENT, boards=1, web_port=free_port(),
+                                   mqtt_port=free_port())).start()
+    board = make_journal(tmp_path / "b.jsonl", header, observations[:10])
+    publisher = Publisher(board.journal, night.url, "1", password=night.broker.passwords[board_user("1")],
+                          resend_after=0.5).start()
+    try:
+        assert publisher.flush(20), publisher.status()
+        assert night.keep_broker() is None  # alive: nothing to do
+        night.broker.process.kill()
+        night.broker.process.wait()
+        for observation in observations[10:20]:
+            board.observe(observation)
+        said = night.keep_broker()
+        assert said is not None and "started again" in said and night.broker.process.poll() is None
+        assert publisher.flush(30), publisher.status()
+        assert night.store.lines(EVENT, "1") == journal_lines(tmp_path / "b.jsonl")
+    finally:
+        publisher.stop()
+        board.close()
+        night.stop()
+
+
+def test_ctrl_c_stops_serve_without_a_traceback(tmp_path):
+    """A club trial: Ctrl-C on `serve` printed 'Process SpawnProcess-1: ... KeyboardInterrupt' (the engine's
+    child, in the same process group)."""
+    serve = _companion("serve", "--event", "night", "--boards", "1", "--folder", str(tmp_path / "n"), "--port",
+                       str(free_port()), "--mqtt-port", str(free_port()), start_new_session=True)
+    said = []
+    try:
+        for line in serve.stdout:  # serving (the engine's child may still be starting: Ctrl-C reaches it too)
+            said.append(line)
+            if line.startswith("a board joins with"):
+                break
+    finally:
+        os.killpg(serve.pid, signal.SIGINT)  # as the terminal sends it: to the whole group
+        out = "".join(said) + serve.communicate(timeout=60)[0]
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
+    assert "stored 0 lines" in out
+
+
+def test_a_database_that_cannot_be_opened_is_named_without_its_password():
+    from companion.club.store import Store
+    from companion.errors import ClubError
+
+    with pytest.raises(ClubError) as error:
+        Store(f"postgresql://club:s3cret-pw@127.0.0.1:{free_port()}/club")
+    assert "s3cret-pw" not in str(error.value) and "club:***@127.0.0.1" in str(error.value)
+
+
+def test_the_rooms_addresses_are_this_machines_reachable_ones(monkeypatch):
+    """A club trial: `--listen` printed 127.0.0.1 and THIS-MACHINE, which no phone in the room can use."""
+    import ipaddress
+    import socket
+
+    from companion.club import serve
+
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(2, 2, 17, "", ("192.168.1.23", 0)),
+                                                                  (2, 2, 17, "", ("127.0.1.1", 0))])
+    found = serve.lan_addresses()
+    assert "192.168.1.23" in found and "127.0.1.1" not in found
+    assert all(not ipaddress.IPv4Address(a).is_loopback for a in found) and len(set(found)) == len(found)
