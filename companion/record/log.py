@@ -43,9 +43,13 @@ class MatchLog:
             # the referee announces the first game outside its history: undo never takes it back
             self._first = [events[0]]
             events = events[1:]
-        if any(isinstance(e, Undone) for e in events):
-            if self._batches:
-                self._batches.pop()
+        undone = next((e for e in events if isinstance(e, Undone)), None)
+        if undone is not None:
+            # the batch the referee took back: the last with its events (a refusal that changed nothing is not in
+            # the referee's history, so `u` after a refused key takes back the decision before it)
+            taken = [i for i, batch in enumerate(self._batches) if tuple(batch) == undone.events]
+            if taken or self._batches:
+                self._batches.pop(taken[-1] if taken else -1)
         elif events:
             self._batches.append(list(events))
 

@@ -204,3 +204,19 @@ def test_the_log_follows_undo_and_changed_plays():
     assert [a.kind for a in log.record().games[0].actions][-1] is ActionKind.DOUBLE
     observe(UserCommand(Command.UNDO))
     assert [a.kind for a in log.record().games[0].actions][-1] is ActionKind.ROLL
+
+
+def test_undo_after_a_refused_key_takes_back_the_same_batch_in_the_log_as_in_the_referee():
+    """A dice cup builder's trial: an illegal play stood, `c` was refused (too late), `u` took the play back in the
+    referee but the log took back the refusal: the export still carried the stood play."""
+    from companion.referee import Referee
+    from companion.referee.typed import observations_from_text
+    from companion.rules import MatchState
+
+    referee, log = Referee(MatchState.match_to(3)), MatchLog(("A", "B"), 3)
+    for line in ("31", "8/4 6/5!", "64", "c", "u"):
+        state = referee.state
+        for observation in observations_from_text(line, state.game, illegal_pending=state.pending is not None):
+            log.add(referee.observe(observation))
+    assert referee.state.pending is not None  # the illegal play waits for Bob's word again
+    assert not any(a.kind is ActionKind.STOOD for g in log.record().games for a in g.actions)  # nor in the log
