@@ -31,7 +31,23 @@ from companion.errors import ClubError, CompanionError
 from companion.record.codec import observation_from_json
 from companion.record.journal import JournalHeader
 from companion.record.recorder import Recorder, format_record
-from companion.referee.events import Event, GameOver, MatchOver, PlayMade, Rolled
+from companion.referee.events import (
+    Beavered,
+    DoubleOffered,
+    Event,
+    GameOver,
+    GameStarted,
+    IllegalPlay,
+    MatchOver,
+    Passed,
+    PlayMade,
+    PlayStood,
+    ResignationOffered,
+    Resigned,
+    Rolled,
+    Taken,
+    Undone,
+)
 from companion.rules.game import GameState, Phase
 
 log = logging.getLogger("companion.club")
@@ -41,6 +57,10 @@ BATCH = 500
 
 Listener = Callable[[str, int, float], None]
 """Called (board, line number, board's send time) after a line is stored; from the MQTT thread."""
+
+SHOWN = (GameStarted, Rolled, PlayMade, IllegalPlay, PlayStood, DoubleOffered, Taken, Beavered, Passed,
+         ResignationOffered, Resigned, Undone, GameOver, MatchOver)
+"""The events the page's play list shows: the match's story (not the referee's questions and refusals)."""
 
 EARLIER = "~"
 """Between a board's name and the number of one of its earlier matches (`1~1`): no board name holds it."""
@@ -71,7 +91,7 @@ class Board:
     def apply(self, events: list[Event]) -> None:
         names = self.header.players
         for event in events:
-            if isinstance(event, (PlayMade, Rolled, GameOver, MatchOver)):
+            if isinstance(event, SHOWN):
                 self.plays.append(event.text(names))
             if isinstance(event, PlayMade):
                 self.last_play = event.text(names)

@@ -303,3 +303,20 @@ def test_a_referee_only_event_shows_no_advice_and_listens_on_localhost(tmp_path,
     finally:
         thread.stop()
         server.store.close()
+
+
+def test_the_page_tells_the_whole_story_and_a_directors_result_ends_the_match(site):
+    """A club trial: the play list showed rolls, plays and results only (no doubles, takes, new games, illegal plays
+    that stood); after the director's result the card still marked a player to move."""
+    server, thread, _ = site
+    plays = server.summary("1")["plays"]
+    assert any("doubles to 2" in p for p in plays) and any("takes" in p for p in plays)
+    assert any(p.startswith("Game ") for p in plays)  # each game heads its plays
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    assert 'class="turn"' in ClubWeb(server, director_token=TOKEN).card(server.summary("3"))  # playing
+    assert _get(thread.url + "/director/result", {"board": "3", "winner": "0"}, auth)[0] == 200
+    try:
+        card = ClubWeb(server, director_token=TOKEN).card(server.summary("3"))
+        assert "wins (director)" in card and 'class="turn"' not in card
+    finally:
+        assert _get(thread.url + "/director/result", {"board": "3", "winner": ""}, auth)[0] == 200
