@@ -250,7 +250,8 @@ class Referee:
         self._state = replace(self._state, open_turn=None)
         game = self._state.game
         if game.phase is Phase.DOUBLED:
-            return out + [self._attention("a roll while a double waits for an answer: take or pass first")]
+            return out + [self._attention("a roll while a double waits for an answer does not count: take or pass "
+                                          "first, then the doubler rolls again")]
         if game.phase is not Phase.ROLL:
             return out
         if dice.roller is not None and dice.roller != game.turn:

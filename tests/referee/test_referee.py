@@ -741,3 +741,16 @@ def test_a_throw_before_the_movers_play_is_typed_waits_for_it():
     events = [e for o in observations_from_text("24/18(2) 13/7(2)", ref.game, roll_held=True) for e in ref.observe(o)]
     assert kinds(events)[:2] == ["PlayMade", "Rolled"] and events[0].player == 1
     assert ref.game.turn == 0 and ref.game.dice == Roll(6, 5)  # Ann's throw counts, after Bob's play
+
+
+def test_a_roll_while_a_double_waits_is_said_not_to_count():
+    """A dice cup builder's trial: the cup's roll during a double was dropped with 'take or pass first', which did
+    not say that the throw was lost and must be made again."""
+    ref = referee_at(START, (3, 1))
+    for observation in (BoardReading.from_position(START.play("8/5 6/5", 3, 1).position, 1),
+                        DiceReading(()), UserCommand(Command.DOUBLE, 1)):
+        ref.observe(observation)
+    assert ref.game.phase is Phase.DOUBLED
+    events = ref.observe(DiceReading((5, 2), sequence=9))
+    assert kinds(events) == ["NeedsAttention"] and "does not count" in events[0].text()
+    assert ref.game.phase is Phase.DOUBLED and ref.game.dice is None
