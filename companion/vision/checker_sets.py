@@ -43,10 +43,11 @@ LOGIT_CAP = 10.0
 """Log-odds beyond this say no more: a network at 1.0 is as often wrong on a mirror-like checker as at 0.9999."""
 DISTANCE_WEIGHT = 0.05
 """Log-odds per unit of Lab distance by which a sample lies nearer its own set's colour than the other's."""
-CALIBRATED_DISTANCE_WEIGHT = 0.1
-"""The same where the reader has a profile: the two sets' colours are then the profile's, measured at calibration
-where the start puts each set, or this frame's guess named and weighed against them; worth more than a guess alone
-(session 46: +16 points of 6,901 on ten development sets calibrated, none fewer on any path)."""
+CALIBRATED_DISTANCE_WEIGHT = DISTANCE_WEIGHT
+"""The same where the reader has a profile (the sets' colours then the profile's, or the frame's named and weighed
+against them). Session 46 tried 0.1: +16 points of 6,901 on ten development sets calibrated, then -5 of 2,742 on
+the fresh draw (+3 of 1,372 mounted): no gain that holds, so it stays the frame's weight; `tools/replay_fifteen.py
+--calibrated-distance-weight` sweeps it."""
 FLIPPED_CONFIDENCE = 0.5
 """A flipped stack's confidence is scaled by this: its colour is the board's inference, not a sighting."""
 

@@ -289,7 +289,7 @@ class StripReader:
                       else (self._read_trays(image, centres), None))
         lap("trays")
         # the tray network's counts are never sure: they make the counts fifteen below, but take no room here
-        # one weighing for both rules below; with a profile the sets' colours are worth more
+        # one weighing for both rules below; with a profile by `CALIBRATED_DISTANCE_WEIGHT`
         evidence = colour_evidence(samples, centres, p_light, calibrated=bool(self.known_colours))
         points, bar = _at_most_fifteen(points, bar, None if self.measured else trays, evidence)
         busy = covered_points(p, patterned=self.patterned)

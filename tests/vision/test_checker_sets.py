@@ -226,11 +226,14 @@ def test_a_stacks_chance_of_light_is_the_evidence_a_renaming_weighs():
     assert ColourEvidence(0.8, 40.0, 0.0).chance_of_light() < 0.5  # the sample plainly dark outweighs 0.8
 
 
-def test_with_a_profile_the_nearer_sets_word_weighs_more():
+def test_with_a_profile_the_nearer_sets_word_weighs_by_its_own_constant(monkeypatch):
+    from companion.vision import checker_sets
+
+    assert CALIBRATED_DISTANCE_WEIGHT == DISTANCE_WEIGHT  # measured in session 46: no gain held on a fresh draw
+    monkeypatch.setattr(checker_sets, "CALIBRATED_DISTANCE_WEIGHT", 0.1)  # as the replay tool sweeps it
     guessed, calibrated = ColourEvidence(0.3, 0.0, 40.0), ColourEvidence(0.3, 0.0, 40.0, calibrated=True)
     assert guessed.cost_of_flipping("light") == pytest.approx(-0.847 + 40 * DISTANCE_WEIGHT, abs=1e-3)
-    assert calibrated.cost_of_flipping("light") == pytest.approx(-0.847 + 40 * CALIBRATED_DISTANCE_WEIGHT, abs=1e-3)
-    assert CALIBRATED_DISTANCE_WEIGHT > DISTANCE_WEIGHT
+    assert calibrated.cost_of_flipping("light") == pytest.approx(-0.847 + 40 * 0.1, abs=1e-3)
     assert ColourEvidence(0.3, calibrated=True).cost_of_flipping("light") == pytest.approx(-0.847, abs=1e-3)  # no sample
 
 

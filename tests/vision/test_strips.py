@@ -597,9 +597,9 @@ def test_a_profiles_colours_give_way_to_the_frames_own_where_the_colour_network_
 
 
 def test_the_colour_evidence_is_weighed_as_calibrated_exactly_when_the_reader_has_a_profile(monkeypatch):
-    """The nearer set's word weighs more with a profile (`CALIBRATED_DISTANCE_WEIGHT`; the reader's having one
-    decides, not which colours it kept for the frame): the two rules after the colours (`_at_most_fifteen`, the
-    counts made fifteen) see it so, and without a profile neither does."""
+    """With a profile the nearer set's word weighs by `CALIBRATED_DISTANCE_WEIGHT` (the reader's having one decides,
+    not which colours it kept for the frame): the two rules after the colours (`_at_most_fifteen`, the counts made
+    fifteen) see it so, and without a profile neither does."""
     from companion.vision import strip_reader
     from tools.strip_data import photoreal_label
 
