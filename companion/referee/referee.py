@@ -273,7 +273,7 @@ class Referee:
         game = self._state.game.opening_roll(d0, d1)
         if game is self._state.game:
             return [OpeningRoll((d0, d1), None)]
-        self._state = replace(self._state, game=game, attention=None)
+        self._state = replace(self._state, game=game, attention=None, seen_since_roll=False)
         return [OpeningRoll((d0, d1), game.turn)]
 
     def _roll(self, d1: int, d2: int, unseen: bool = False, void_reason: str | None = None) -> list[Event]:
@@ -302,7 +302,10 @@ class Referee:
         if game.phase is Phase.OPENING:
             return self._check_setup(reading)
         if game.phase is Phase.PLAY:
-            return self._judge_reading(reading)
+            out = self._judge_reading(reading)
+            if not out and self._state.held_roll is not None:  # the opponent threw already: this is the play
+                out = self._judged_with_held_throw()
+            return out
         if s.open_turn is None and game.phase in (Phase.ROLL, Phase.DOUBLED):
             if not position_agrees(game.position, reading, game.turn, self.threshold):
                 if game.phase is Phase.ROLL:
@@ -313,6 +316,21 @@ class Referee:
                         return self._then_judge(self._roll(*roll, unseen=True), reading)
                 return self._attention_once("the checkers moved, but no roll was seen")
         return []
+
+    def _judged_with_held_throw(self) -> list[Event]:
+        """The board seen after the opponent's throw was held, and no legal play fits it: the turn is over, so the
+        play is judged as it ended (illegal, standing: the opponent has thrown) and the held throw counts."""
+        out = self._finish_turn()
+        if self._state.game.phase is Phase.PLAY and self._state.pending is None:
+            return out  # not judged yet (read unsurely): the throw waits on
+        if self._state.pending is not None:
+            out += self._stand()
+        held = self._state.held_roll
+        self._state = replace(self._state, held_roll=None, open_turn=None)
+        game = self._state.game
+        if held is not None and game.phase is Phase.ROLL and held[0] in (None, game.turn):
+            out += self._roll(*held[1])
+        return out
 
     def _then_judge(self, events: list[Event], reading: BoardReading) -> list[Event]:
         """`events` (a roll just taken), then `reading` judged if that roll left a play to make (a roll with no

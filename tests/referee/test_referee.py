@@ -754,3 +754,34 @@ def test_a_roll_while_a_double_waits_is_said_not_to_count():
     events = ref.observe(DiceReading((5, 2), sequence=9))
     assert kinds(events) == ["NeedsAttention"] and "does not count" in events[0].text()
     assert ref.game.phase is Phase.DOUBLED and ref.game.dice is None
+
+
+def test_a_throw_before_the_opening_play_is_seen_waits_for_it_too():
+    """From the review: the opening roll did not start the wait, so the set-up board, read before it, was judged
+    as the opening play ('no checker was moved') when the opponent threw first."""
+    from companion.referee import Referee
+    from companion.rules import MatchState
+
+    ref = Referee(MatchState.match_to(3))
+    ref.observe(BoardReading.from_position(START, 0))  # the camera sees the board set up
+    ref.observe(DiceReading((3, 1), sequence=1))  # the opening roll: Ann's 31
+    events = ref.observe(DiceReading((6, 4), sequence=2))  # Bob's throw, before Ann's play is seen
+    assert kinds(events) == ["NeedsAttention"] and ref.state.held_roll is not None
+    events = ref.observe(BoardReading.from_position(START.play("8/5 6/5", 3, 1).position, 1))
+    assert kinds(events)[:2] == ["PlayMade", "Rolled"] and ref.game.turn == 1 and ref.game.dice == Roll(6, 4)
+
+
+def test_an_illegal_play_seen_after_the_throw_was_held_is_judged_and_stands():
+    """From the review: with the throw held, a board no legal play fits was never judged (the referee said nothing
+    and waited)."""
+    from companion.referee.typed import observations_from_text
+
+    ref = referee_at(START, (4, 2))
+    for line in ("8/4 6/4", "66"):
+        for observation in observations_from_text(line, ref.game):
+            ref.observe(observation)
+    ref.observe(DiceReading((6, 5), sequence=7))  # Ann's throw, held for Bob's play
+    assert ref.state.held_roll is not None
+    events = [e for o in observations_from_text("24/20 13/7(2)!", ref.game, roll_held=True) for e in ref.observe(o)]
+    assert kinds(events)[:3] == ["IllegalPlay", "PlayStood", "Rolled"], kinds(events)
+    assert ref.game.turn == 0 and ref.game.dice == Roll(6, 5) and ref.state.held_roll is None
