@@ -83,6 +83,8 @@ class Publisher:
         """This journal's `match_id`, once its header is read: acknowledgements of another match are not ours."""
         self.refused = ""
         self._refused_at = 0.0
+        self._refused_after = -1
+        """What the server had stored when it refused a line: the refusal stands until it stores more."""
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._nudge = threading.Event()
@@ -128,9 +130,13 @@ class Publisher:
             if ack.match is not None and ack.match != self._match:
                 return  # the answer about another match of this board (an earlier one, or kept retained)
             self._answered = time.monotonic()
-            self.refused = f"the server said: {ack.refused}" if ack.refused else ""
             if ack.refused:
-                self._refused_at = time.monotonic()
+                self.refused, self._refused_at, self._refused_after = f"the server said: {ack.refused}", \
+                    time.monotonic(), n
+            elif self.refused and n <= self._refused_after:
+                return  # the refused line is still not stored (an answer to the lines after it): the pause holds
+            else:
+                self.refused = ""
             if n > self.acked:
                 self.acked = min(n, len(self.lines) - 1) if self.lines else n
                 self._progress = time.monotonic()

@@ -71,6 +71,21 @@ class BoardRefused(ClubError):
 
 
 @dataclass
+class _Batch:
+    """What one batch of messages adds, stored in one transaction, then acknowledged."""
+
+    rows: list[Line] = field(default_factory=list)
+    acks: dict[str, bool] = field(default_factory=dict)
+    """Where a match is kept -> ask its board to send again after what is stored."""
+    told: list[tuple[str, Ack]] = field(default_factory=list)
+    """(board, answer) for a match not kept (yet), or a refusal."""
+    refusals: list[tuple[str, str]] = field(default_factory=list)
+    renames: list[tuple[str, str]] = field(default_factory=list)
+    stored: list[tuple[str | None, int, float]] = field(default_factory=list)
+    """(where kept, line number, the board's send time) of each line stored, for the listeners."""
+
+
+@dataclass
 class Board:
     """One board's match as the server's referee sees it."""
 
@@ -158,6 +173,13 @@ class ClubServer:
         board.disagreements = list(stored.disagreements)
         self.boards[stored.board] = board
 
+    def _board_from(self, name: str, line: dict[str, Any]) -> Board:
+        """A match begun by the header `line`, or `BoardRefused` saying why it cannot begin one."""
+        try:
+            return self._new_board(name, line)
+        except (CompanionError, KeyError, TypeError, ValueError) as exc:
+            raise BoardRefused(f"line 0 is not a journal header ({exc})") from exc
+
     @staticmethod
     def _new_board(name: str, line: dict[str, Any]) -> Board:
         header = JournalHeader.from_json(line)
@@ -178,14 +200,19 @@ class ClubServer:
         return next((name for name, b in self.boards.items()
                      if b.match == match and name.split(EARLIER)[0] == message.board), None)
 
-    def _move_aside(self, board: str, renames: list[tuple[str, str]]) -> None:
-        """The board's match makes way for a new one: kept whole as `<board>~k`, its next free number."""
+    def _move_aside(self, board: str, batch: _Batch) -> None:
+        """The board's match makes way for a new one: kept whole as `<board>~k`, its next free number, with what
+        this batch holds of it already (its lines are stored under the new name: the store renames first)."""
         earlier = 1 + sum(name.split(EARLIER)[0] == board and EARLIER in name for name in self.boards)
         aside = f"{board}{EARLIER}{earlier}"
         moved = self.boards.pop(board)
         moved.name = aside
         self.boards[aside] = moved
-        renames.append((board, aside))
+        batch.renames.append((board, aside))
+        batch.rows[:] = [replace(row, board=aside) if row.board == board else row for row in batch.rows]
+        if board in batch.acks:
+            batch.acks[aside] = batch.acks.pop(board)
+        batch.stored[:] = [(aside if kept == board else kept, n, sent) for kept, n, sent in batch.stored]
 
     def summaries(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -224,48 +251,45 @@ class ClubServer:
         """Take messages in order and store what they add in one transaction (one disk flush for the lot: the
         boards' lines arrive hundreds a second at a big event); acknowledge only what is committed."""
         outcomes: list[str] = []
-        rows: list[Line] = []
-        acks: dict[str, bool] = {}  # where a match is kept -> ask its board to resend
-        told: list[tuple[str, Ack]] = []  # (board, answer) for a match not kept (yet), or a refusal
-        refusals: list[tuple[str, str]] = []
-        renames: list[tuple[str, str]] = []
-        stored: list[tuple[str, int, float]] = []
+        batch = _Batch()
         with self.lock:
             for topic, payload in messages:
                 message, kept, why = None, None, ""
                 try:
                     message = JournalMessage.decode(topic, payload, self.event)
-                    outcome, kept = self._take(topic, message, rows, acks, renames, told)
+                    outcome, kept = self._take(topic, message, batch)
                 except BoardRefused as exc:
-                    outcome, why = self._refuse(topic, str(exc), refusals), str(exc)
+                    outcome, why = self._refuse(topic, str(exc), batch.refusals), str(exc)
                 except ClubError as exc:
-                    outcome = self._refuse(topic, str(exc), refusals)
+                    outcome = self._refuse(topic, str(exc), batch.refusals)
                 except Exception as exc:  # a hostile observation must not stop the server: refuse it, log it
                     log.exception("refused %s", topic)
                     why = f"cannot be refereed ({exc.__class__.__name__}: {exc})"
-                    outcome = self._refuse(topic, why, refusals)
+                    outcome = self._refuse(topic, why, batch.refusals)
                 if why and message is not None:  # sending it again will not mend it: the board is told why
                     at = self.boards.get(self._kept_at(message) or "")
-                    told.append((message.board, Ack(-1 if at is None else at.last_n, False, message.match, why)))
+                    batch.told.append((message.board, Ack(-1 if at is None else at.last_n, False, message.match,
+                                                          why)))
                 outcomes.append(outcome)
                 if outcome == "stored":
-                    stored.append((kept, message.n, message.sent))
+                    batch.stored.append((kept, message.n, message.sent))
             try:
-                self.store.add_lines(self.event, rows, refusals, renames)
+                self.store.add_lines(self.event, batch.rows, batch.refusals, batch.renames)
             except Exception:
                 # nothing of the batch is stored, so nothing is acknowledged: the boards send it all again
-                log.exception("cannot store %d lines; they will be sent again", len(rows))
+                log.exception("cannot store %d lines; they will be sent again", len(batch.rows))
                 self.boards.clear()  # as the store has them (a match moved aside in memory is back in place)
                 self._rebuild()
                 outcomes = ["refused: not stored" if o == "stored" else o for o in outcomes]
-                stored, acks, told = [], {}, []
+                batch = _Batch()
             else:
-                self.stats["stored"] += len(rows)
-            answers = [(self.boards[kept].name.split(EARLIER)[0],
-                        Ack(self.boards[kept].last_n, resend, self.boards[kept].match or None))
-                       for kept, resend in acks.items() if kept in self.boards] + told
+                self.stats["stored"] += len(batch.rows)
+            answers = [(kept.split(EARLIER)[0], Ack(self.boards[kept].last_n, resend, self.boards[kept].match)
+                        if kept in self.boards else Ack(-1, resend))  # no match of it here yet: from its start
+                       for kept, resend in batch.acks.items()] + batch.told
         for board, ack in answers:
             self._ack(board, ack)
+        stored = batch.stored
         for board, n, sent in stored:
             for listener in list(self.listeners):
                 try:
@@ -274,13 +298,13 @@ class ClubServer:
                     log.exception("listener failed")
         return outcomes
 
-    def _take(self, topic: str, message: JournalMessage, rows: list[Line], acks: dict[str, bool],
-              renames: list[tuple[str, str]], told: list[tuple[str, Ack]]) -> tuple[str, str | None]:
+    def _take(self, topic: str, message: JournalMessage, batch: _Batch) -> tuple[str, str | None]:
         """What was done with the message, and where its match is kept."""
+        rows, acks, told = batch.rows, batch.acks, batch.told
         kept = self._kept_at(message)
         if kept is None and message.n == 0:  # a new match on this board: the one before it makes way
-            _header(message.line)
-            self._move_aside(message.board, renames)
+            self._board_from(message.board, message.line)  # (a header that cannot start one moves nothing)
+            self._move_aside(message.board, batch)
             kept = message.board
         board = self.boards.get(kept) if kept is not None else None
         last = board.last_n if board is not None else -1
@@ -305,8 +329,7 @@ class ClubServer:
         assert kept is not None
         line = message.line
         if message.n == 0:
-            _header(line)
-            self.boards[kept] = self._new_board(kept, line)
+            self.boards[kept] = self._board_from(kept, line)
             rows.append(Line(kept, 0, line, None))
             acks.setdefault(kept, False)
             return "stored", kept
@@ -459,13 +482,6 @@ def _shown(name: str) -> str:
     """A match's place as people read it: `1`, or `1 (earlier match 1)` for `1~1`."""
     board, _, earlier = name.partition(EARLIER)
     return f"{board} (earlier match {earlier})" if earlier else board
-
-
-def _header(line: dict[str, Any]) -> JournalHeader:
-    try:
-        return JournalHeader.from_json(line)
-    except (CompanionError, KeyError, TypeError, ValueError) as exc:
-        raise BoardRefused(f"line 0 is not a journal header ({exc})") from exc
 
 
 def _board_order(board: Board) -> tuple[int, str, int]:

@@ -194,3 +194,94 @@ def test_the_board_is_told_why_when_sending_again_will_not_help(tmp_path, broker
         publisher.stop()
         server.stop()
         board.close()
+
+
+def test_a_refused_entry_keeps_the_board_told_while_the_lines_after_it_wait(tmp_path, broker, url, store,
+                                                                             demo_match, monkeypatch):
+    """From the review: a refused entry (n > 0) was said once, then the server's request to send again for the
+    lines after it cleared the reason and the refused line went again at once."""
+    import companion.club.server as server_module
+    from companion.errors import CompanionError
+
+    header, observations = demo_match
+    board = make_journal(tmp_path / "b.jsonl", header, observations[:8])
+    refused_obs = journal_lines(tmp_path / "b.jsonl")[3]["obs"]
+    taken = server_module.observation_from_json
+
+    def strict(obs):
+        if obs == refused_obs:
+            raise CompanionError("an observation this server cannot read")
+        return taken(obs)
+
+    monkeypatch.setattr(server_module, "observation_from_json", strict)
+    server = ClubServer(store, url, password=broker.passwords[SERVER_USER]).start()
+    wait_for(server.subscribed, what="the server subscribed")
+    publisher = Publisher(board.journal, url, "1", password=broker.passwords[board_user("1")],
+                          resend_after=0.3).start()
+    try:
+        wait_for(lambda: publisher.status().refused, what="the server's refusal")
+        refused = server.stats["refused"]
+        for _ in range(15):  # three seconds: the reason stays, and the refused line is not sent again meanwhile
+            time.sleep(0.2)
+            assert "line 3: an observation this server cannot read" in publisher.status().text()
+        assert server.stats["refused"] <= refused + 1 and store.last_n(EVENT, "1") == 2
+    finally:
+        publisher.stop()
+        server.stop()
+        board.close()
+
+
+def test_an_answer_about_the_lines_after_a_refused_one_does_not_end_its_pause(tmp_path, url, demo_match):
+    from types import SimpleNamespace
+
+    from companion.club.topics import Ack
+
+    header, observations = demo_match
+    board = make_journal(tmp_path / "b.jsonl", header, observations[:8])
+    publisher = Publisher(board.journal, url, "1", password="unused")  # not started: its answers handed in below
+    publisher._read_new_lines()
+    match = publisher._match
+    say = lambda ack: publisher._on_message(None, None, SimpleNamespace(payload=ack.encode()))  # noqa: E731
+    say(Ack(2, False, match))
+    publisher._next = 9  # lines 3..8 sent
+    say(Ack(2, False, match, "line 3: an observation this server cannot read"))
+    say(Ack(2, True, match))  # the server asks for the lines after 2 again: line 3 is still refused
+    assert "line 3: an observation" in publisher.status().text() and publisher._next == 9
+    say(Ack(3, False, match))  # a server that takes it now (upgraded): the refusal is over
+    assert publisher.status().refused == "" and publisher.status().acked == 3
+    say(Ack(5, False, "0123456789abcdef"))  # another match's answer: not ours
+    assert publisher.status().acked == 3
+    board.close()
+
+
+def test_one_batch_with_the_first_matchs_tail_and_the_next_matchs_start_stores_both(tmp_path, store, demo_match):
+    """From the review: a batch holding the first match's late lines and then the next match's header filed those
+    lines under the new match (the store renames first) and failed whole; a header that cannot begin a match moved
+    the board's match aside all the same."""
+    from dataclasses import replace
+
+    from companion.club.store import Store
+    from companion.club.topics import ClubURL, JournalMessage, journal_topic, match_id
+
+    header, observations = demo_match
+    first = make_journal(tmp_path / "a.jsonl", header, observations[:12])
+    second = make_journal(tmp_path / "b.jsonl", replace(header, players=("Cat", "Dan"), created="2026-11-27"),
+                          observations[:3])
+    a, b = journal_lines(tmp_path / "a.jsonl"), journal_lines(tmp_path / "b.jsonl")
+    server = ClubServer(store, ClubURL.parse(f"mqtt://127.0.0.1/{EVENT}"))
+    topic = journal_topic(EVENT, "1")
+
+    def message(lines, n):
+        return topic, JournalMessage("1", n, lines[n], time.time(), match_id(lines[0])).encode()
+
+    assert server.handle_batch([message(a, n) for n in range(8)]) == ["stored"] * 8
+    broken = dict(b[0], length=-3)  # a header no match can begin with
+    assert server.handle(topic, JournalMessage("1", 0, broken, 0.0, match_id(broken)).encode()).startswith("refused")
+    assert [x["board"] for x in server.summaries()] == ["1"]  # nothing moved aside for it
+    batch = [message(a, n) for n in range(8, len(a))] + [message(b, n) for n in range(len(b))]
+    assert server.handle_batch(batch) == ["stored"] * len(batch)
+    assert store.lines(EVENT, "1~1") == a and store.lines(EVENT, "1") == b
+    again = ClubServer(Store(str(tmp_path / "club.db")), ClubURL.parse(f"mqtt://127.0.0.1/{EVENT}"))
+    assert [x["board"] for x in again.summaries()] == ["1", "1~1"]
+    first.close()
+    second.close()
