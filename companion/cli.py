@@ -372,7 +372,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
             club = Publisher(recorder.journal, url, args.board, user=args.user, password=password,
                              ca=args.ca).start()
         if args.no_ui:
-            status = _run_headless(recorder, source, args)
+            try:
+                status = _run_headless(recorder, source, args)
+            except KeyboardInterrupt:  # Ctrl-C ends a headless run: say where the match is, as the app does
+                if recorder.journal is not None:
+                    print(f"The match is journalled in {recorder.journal.path}", file=sys.stderr, flush=True)
+                raise
             if club is not None:  # the match is over here: give the link a moment to deliver the rest
                 club.flush(args.club_wait)
                 print(club.status().text(), flush=True)
@@ -505,12 +510,19 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
 
     if source is None:
         return _run_typed(recorder, args)
+    lock = threading.Lock()  # the source's thread and the typed lines' take turns with the referee
+    typing = isinstance(source, DiceCupSource)  # no camera sees the plays: they are typed, the verdicts shown
+
     def emit(observation) -> None:
-        events = recorder.observe(observation)
-        for event in events:
-            if args.print_events:
-                print(event.text(recorder.names), flush=True)
+        with lock:
+            events = recorder.observe(observation)
+            for event in events:
+                if args.print_events or typing:
+                    print(event.text(recorder.names), flush=True)
         hand_back(source, observation, events)  # the camera learns what this board's empty points look like
+
+    if typing:
+        threading.Thread(target=_type_lines, args=(recorder, lock), name="typed-lines", daemon=True).start()
 
     # a device that cannot be opened is looked for again for a stated while, then the command gives up
     device = isinstance(source, (CameraSource, DiceCupSource, Sources))
@@ -540,6 +552,29 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
     if args.out:
         print(f"wrote {recorder.export(args.out)}")
     return EXIT_OK
+
+
+def _type_lines(recorder, lock) -> None:
+    """Typed plays and commands from standard input beside a dice cup's rolls (`run --no-ui --dicecup`)."""
+    import contextlib
+
+    from companion.referee.typed import observations_from_text
+
+    for line in sys.stdin:
+        with lock:
+            try:
+                state = recorder.referee.state
+                observations = observations_from_text(line, state.game, sequence=len(recorder.observations) + 1,
+                                                      illegal_pending=state.pending is not None,
+                                                      resign_offered=state.resign_offer is not None,
+                                                      roll_held=state.held_roll is not None)
+            except CompanionError as exc:
+                print(f"error: {exc}", file=sys.stderr, flush=True)
+                continue
+            for observation in observations:
+                with contextlib.suppress(CompanionError):  # a closed journal at the end: the run is over
+                    for event in recorder.observe(observation):
+                        print(event.text(recorder.names), flush=True)
 
 
 def _run_typed(recorder, args: argparse.Namespace) -> int:

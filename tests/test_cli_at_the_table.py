@@ -12,6 +12,7 @@ import pytest
 
 from companion.cli import main
 from companion.record.jellyfish import read_match_file
+from companion.record.journal import read_journal
 from companion.record.recorder import convert, load_any
 from companion.record.sgf import read_sgf
 from companion.referee.observations import Command, UserCommand
@@ -136,6 +137,53 @@ def test_dicecup_refuses_options_it_would_ignore():
                        (["--rolls", "3"], "go with --simulate"), (["--seed", "1"], "go with --simulate")):
         result = _companion("dicecup", *args, "--wait", "0.5")
         assert result.returncode == 2 and said in result.stderr, (args, result.stderr)
+
+
+def test_run_without_the_app_takes_typed_plays_beside_the_dice_cups_rolls(tmp_path):
+    """A dice cup builder's trial: `run --no-ui --dicecup PORT` echoed typed plays and dropped them, said 'the play
+    was not seen: no board reading since the roll' at each roll, and Ctrl-C left without naming the journal."""
+    import queue
+    import signal
+    import threading
+    import time
+
+    from companion.devices import SoftwareDiceCup
+
+    journal = tmp_path / "c.jsonl"
+    with SoftwareDiceCup(seed=5, heartbeat_interval=0.2, boot_time=0.05) as cup:
+        run = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--no-ui", "--dicecup", cup.path,
+                                "--players", "Ann", "Bob", "--length", "3", "--journal", str(journal)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=ROOT)
+        said, lines = [], queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in run.stdout], daemon=True).start()
+
+        def until(text: str) -> None:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                try:
+                    said.append(lines.get(timeout=0.2))
+                except queue.Empty:
+                    continue
+                if text in said[-1]:
+                    return
+            raise AssertionError(f"no {text!r} in {said}")
+
+        try:
+            time.sleep(1.0)  # connected
+            cup.roll((3, 1))
+            until("Opening roll 3 and 1")
+            run.stdin.write("8/5 6/5\n")
+            run.stdin.flush()
+            until("plays 31: 8/5 6/5")
+            cup.roll((6, 4))
+            until("rolls 64")
+        finally:
+            run.send_signal(signal.SIGINT)
+            out, err = run.communicate(timeout=30)
+    assert not any("not seen" in line for line in said), said
+    assert f"journalled in {journal}" in err
+    assert len(read_journal(journal).observations) >= 3
 
 
 def test_run_with_a_missing_dice_cup_gives_up_after_the_stated_wait(tmp_path):
