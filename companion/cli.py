@@ -130,6 +130,9 @@ def _cmd_dicecup(args: argparse.Namespace) -> int:
         raise CompanionError("--simulate runs a software cup of its own: leave out --port")
     if not args.simulate and (args.rolls or args.seed is not None):
         raise CompanionError("--rolls and --seed go with --simulate (a real cup rolls when it is shaken)")
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill still closes the port and the software cup
     cup = SoftwareDiceCup(seed=args.seed).start() if args.simulate else None
     port = cup.path if cup is not None else args.port
     driver = DiceCupDriver(port)
@@ -548,7 +551,12 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
     run_source_until_done(source, emit, status, args.seconds or None)
     if gave_up.is_set():
         said = last[0].split(";")[0] or "the device cannot be opened"
-        raise CompanionError(f"{said}; gave up after {args.wait:g} s")
+        kept = ""
+        if recorder.journal is not None and not recorder.observations and not args.resume:
+            recorder.close()  # begun by this run, and nothing in it: not left behind as a match
+            recorder.journal.path.unlink(missing_ok=True)
+            kept = " (nothing was recorded: no journal kept)"
+        raise CompanionError(f"{said}; gave up after {args.wait:g} s{kept}")
     if args.out:
         print(f"wrote {recorder.export(args.out)}")
     return EXIT_OK

@@ -132,6 +132,23 @@ def test_dicecup_and_run_on_a_port_that_is_no_dice_cup_say_so_and_give_up(tmp_pa
         assert "none a dice cup's: is this port the cup" in result.stderr and "gave up after 1 s" in result.stderr
 
 
+def test_a_killed_software_cup_leaves_nothing_behind(tmp_path):
+    """A dice cup builder's trial: `dicecup --simulate` stopped by SIGTERM left its /tmp/dicecup-* folder."""
+    import os
+    import signal
+    import time
+
+    run = subprocess.Popen([sys.executable, "-m", "companion.cli", "dicecup", "--simulate"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp_path)})
+    deadline = time.monotonic() + 20
+    while not list(tmp_path.glob("dicecup-*")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert list(tmp_path.glob("dicecup-*")), "the software cup never started"
+    run.send_signal(signal.SIGTERM)
+    run.communicate(timeout=20)
+    assert run.returncode == 143 and not list(tmp_path.glob("dicecup-*"))
+
+
 def test_dicecup_refuses_options_it_would_ignore():
     for args, said in ((["--simulate", "--port", "/dev/ttyUSB0"], "leave out --port"),
                        (["--rolls", "3"], "go with --simulate"), (["--seed", "1"], "go with --simulate")):
@@ -190,6 +207,7 @@ def test_run_with_a_missing_dice_cup_gives_up_after_the_stated_wait(tmp_path):
     result = _companion("run", "--no-ui", "--dicecup", "/dev/ttyNOPE", "--wait", "0.5",
                         "--journal", str(tmp_path / "c.jsonl"))
     assert result.returncode == 2 and "cannot open /dev/ttyNOPE" in result.stderr
+    assert "no journal kept" in result.stderr and not (tmp_path / "c.jsonl").exists()  # nothing was recorded
 
 
 def test_run_and_calibrate_with_a_missing_camera_give_up_quietly(tmp_path):
