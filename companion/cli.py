@@ -566,42 +566,31 @@ def _type_lines(recorder, lock) -> None:
     """Typed plays and commands from standard input beside a dice cup's rolls (`run --no-ui --dicecup`)."""
     import contextlib
 
-    from companion.referee.typed import observations_from_text
+    from companion.record.journal import JournalError
 
     for line in sys.stdin:
-        with lock:
-            try:
-                state = recorder.referee.state
-                observations = observations_from_text(line, state.game, sequence=len(recorder.observations) + 1,
-                                                      illegal_pending=state.pending is not None,
-                                                      resign_offered=state.resign_offer is not None,
-                                                      roll_held=state.held_roll is not None)
-            except CompanionError as exc:
-                print(f"error: {exc}", file=sys.stderr, flush=True)
-                continue
-            for observation in observations:
-                with contextlib.suppress(CompanionError):  # a closed journal at the end: the run is over
-                    for event in recorder.observe(observation):
-                        print(event.text(recorder.names), flush=True)
+        with lock, contextlib.suppress(JournalError):  # a journal closed at the end: the run is over
+            _observe_typed(recorder, line)
+
+
+def _observe_typed(recorder, line: str) -> None:
+    """One typed line observed, its events printed; a line that cannot be taken is said on standard error."""
+    from companion.referee.typed import observations_typed
+
+    try:
+        observations = observations_typed(line, recorder.referee.state, sequence=len(recorder.observations) + 1)
+    except CompanionError as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        return
+    for observation in observations:
+        for event in recorder.observe(observation):
+            print(event.text(recorder.names), flush=True)
 
 
 def _run_typed(recorder, args: argparse.Namespace) -> int:
     """The keyboard-only mode without the app: one line of dice, play or command at a time."""
-    from companion.referee.typed import observations_from_text
-
     for line in sys.stdin:
-        try:
-            state = recorder.referee.state
-            observations = observations_from_text(line, state.game, sequence=len(recorder.observations) + 1,
-                                                  illegal_pending=state.pending is not None,
-                                                  resign_offered=state.resign_offer is not None,
-                                                  roll_held=state.held_roll is not None)
-        except CompanionError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            continue
-        for observation in observations:
-            for event in recorder.observe(observation):
-                print(event.text(recorder.names), flush=True)
+        _observe_typed(recorder, line)
     if args.out:
         print(f"wrote {recorder.export(args.out)}")
     return EXIT_OK

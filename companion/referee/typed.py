@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from companion.errors import CompanionError, RulesError
 from companion.referee.observations import BoardReading, Command, DiceReading, Observation, UserCommand
@@ -29,6 +30,9 @@ from companion.referee.diagnosis import diagnose
 from companion.rules import GameState, Phase, Position, parse_position_text
 from companion.rules.notation import apply_moves, parse_moves, written_as
 from companion.rules.xgid import parse_xgid
+
+if TYPE_CHECKING:
+    from companion.referee.referee import RefereeState
 
 _COMMANDS = {
     "double": Command.DOUBLE, "take": Command.TAKE, "pass": Command.PASS, "drop": Command.PASS,
@@ -42,6 +46,13 @@ _COMMANDS = {
 
 class TypedInputError(CompanionError):
     """A typed line that is neither dice, a play nor a command."""
+
+
+def observations_typed(line: str, state: RefereeState, *, sequence: int | None = None) -> list[Observation]:
+    """`observations_from_text` in the referee's `state` as it stands: its game, an illegal play waiting for the
+    opponent, a resignation offered, a throw held (what the app's and the command line's typed lines share)."""
+    return observations_from_text(line, state.game, sequence=sequence, illegal_pending=state.pending is not None,
+                                  resign_offered=state.resign_offer is not None, roll_held=state.held_roll is not None)
 
 
 def observations_from_text(line: str, game: GameState, *, sequence: int | None = None,

@@ -55,7 +55,7 @@ from companion.referee import (
     Refused,
     UserCommand,
 )
-from companion.referee.typed import observations_from_text, position_set
+from companion.referee.typed import observations_typed, position_set
 from companion.rules import GameState, Phase
 from companion.rules.clock import MatchClock, clock_text
 from companion.sources import hand_back, plays_the_game, reads_the_board
@@ -511,10 +511,7 @@ class CompanionApp(App):
             self.show_verdict(f"[b yellow]The match is over[/]: nothing more is recorded. {MATCH_OVER_HELP}")
             return
         try:
-            observations = observations_from_text(text, referee.game, sequence=len(self.recorder.observations) + 1,
-                                                  illegal_pending=referee.state.pending is not None,
-                                                  resign_offered=referee.state.resign_offer is not None,
-                                                  roll_held=referee.state.held_roll is not None)
+            observations = observations_typed(text, referee.state, sequence=len(self.recorder.observations) + 1)
         except CompanionError as exc:
             self.show_verdict(f"[b red]{exc}[/]")
             # the refused line stays, selected: mend a typo, or type over it (a key entered alone still acts)
