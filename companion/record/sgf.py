@@ -91,8 +91,8 @@ def _node(action: Action) -> str:
         return f"{colour}[take]"
     if kind is ActionKind.DROP:
         return f"{colour}[drop]"
-    if kind is ActionKind.BEAVER:  # GNU Backgammon has no beaver node: a take, then the cube set to 4x, his
-        return f"{colour}[take]\n;CV[{action.value}]CP[{colour.lower()}]"
+    if kind is ActionKind.BEAVER:  # as GNU Backgammon writes one: the double answered by a double, the doubler's take
+        return f"{colour}[double]\n;{_COLOUR[1 - action.player]}[take]"
     if kind is ActionKind.STOOD:
         assert action.position is not None
         # the dice as a roll with no move, then the board as it stood, the opponent to act
@@ -174,9 +174,13 @@ def parse_sgf(text: str, source: str = "<sgf>") -> MatchRecord:
                 metadata.setdefault(name, _mat_date(root[key][0]) if key == "DT" else root[key][0])
         # an action's move is its node's number in the game (one player's roll, double or answer a node; a .mat
         # file's move is a line of two), its line the file's
-        actions = _merge_stood([replace(a, line=line_of(offset), move=move)
-                                for move, (node, offset) in enumerate(placed[1:], start=1)
-                                for a in _actions(node, source, number)])
+        actions: list[Action] = []
+        for move, (node, offset) in enumerate(placed[1:], start=1):
+            if _beaver_set(node, actions):
+                actions[-1] = replace(actions[-1], kind=ActionKind.BEAVER, value=int(node["CV"][0]))
+                continue
+            actions += [replace(a, line=line_of(offset), move=move) for a in _actions(node, source, number)]
+        actions = _beavers(_merge_stood(actions))
         result = root.get("RE", [""])[0]
         if m := re.fullmatch(r"([WB])\+(\d+)(R?)", result):
             winner = _COLOUR.index(m.group(1))
@@ -273,6 +277,42 @@ def _actions(node: dict[str, list[str]], source: str, game: int) -> list[Action]
             raise MatchFileError(f"{source}: game {game}: cannot read the move {colour}[{value}]")
     if "AE" in node or "AW" in node or "AB" in node:
         out.append(_setup_action(node))
+    return out
+
+
+def _beaver_set(node: dict[str, list[str]], actions: list[Action]) -> bool:
+    """A node only setting the cube (`CV`, `CP`) to the taker, right after a take: how this program wrote a beaver
+    before session 46 (a take, then the cube at four times its value, his)."""
+    if set(node) - {"CV", "CP"} or not actions or actions[-1].kind is not ActionKind.TAKE:
+        return False
+    taker = actions[-1].player
+    return node.get("CP", [""])[0].upper() == _COLOUR[taker] and node.get("CV", [""])[0].isdigit()
+
+
+def _beavers(actions: list[Action]) -> list[Action]:
+    """GNU Backgammon writes a beaver as the double answered by a double, then the doubler's take: one BEAVER
+    action here, the cube at four times what it was (`value`), the take part of it."""
+    out: list[Action] = []
+    cube, offered, beaver_by = 1, None, None
+    for action in actions:
+        if action.kind is ActionKind.DOUBLE and offered is not None and action.player != offered:
+            cube *= 4
+            out.append(replace(action, kind=ActionKind.BEAVER, value=cube))
+            offered, beaver_by = None, action.player
+            continue
+        if action.kind is ActionKind.TAKE and beaver_by is not None and action.player != beaver_by:
+            beaver_by = None  # the doubler cannot refuse a beaver: his take is the beaver's
+            continue
+        beaver_by = None
+        if action.kind is ActionKind.DOUBLE:
+            offered = action.player
+        elif action.kind is ActionKind.TAKE and offered is not None:
+            cube, offered = cube * 2, None
+        elif action.kind is ActionKind.BEAVER:
+            cube, offered = action.value or cube * 4, None
+        elif action.kind is ActionKind.DROP:
+            offered = None
+        out.append(action)
     return out
 
 

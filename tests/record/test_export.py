@@ -220,3 +220,32 @@ def test_undo_after_a_refused_key_takes_back_the_same_batch_in_the_log_as_in_the
             log.add(referee.observe(observation))
     assert referee.state.pending is not None  # the illegal play waits for Bob's word again
     assert not any(a.kind is ActionKind.STOOD for g in log.record().games for a in g.actions)  # nor in the log
+
+
+def _beavered_money_game(tmp_path):
+    """A money game: Bob doubles, Ann beavers (the cube at 4, hers), Ann redoubles to 8 and Bob passes: Ann 4."""
+    from companion.referee.typed import observations_typed
+
+    recorder = Recorder.create(tmp_path / "m.jsonl", JournalHeader(("Ann", "Bob"), 0))
+    for line in ("63", "13/10 8/2", "22", "13/9 8/6(2)", "43", "24/20 13/10", "d", "b", "52", "13/8 13/11", "d", "p"):
+        for observation in observations_typed(line, recorder.referee.state, sequence=len(recorder.observations) + 1):
+            recorder.observe(observation)
+    assert recorder.referee.match.score == (4, 0)
+    return recorder
+
+
+def test_a_beaver_survives_sgf_in_our_reader_and_in_debians_gnubg(tmp_path):
+    """A recorder's trial: a beaver went to .sgf as a take and a cube-setting node this program's reader ignored,
+    so `check` and `convert` halved the session's score; gnubg took it for an edited board. It is written as gnubg
+    writes a beaver (the double answered by a double, the doubler's take), and read so, as the old form is."""
+    recorder = _beavered_money_game(tmp_path)
+    recorder.export(tmp_path / "m.sgf")
+    text = (tmp_path / "m.sgf").read_text()
+    assert ";B[double]\n;W[double]\n;B[take]" in text and "CV[" not in text
+    for written in (text, text.replace(";W[double]\n;B[take]", ";W[take]\n;CV[4]CP[w]")):  # ours before session 46
+        (tmp_path / "again.sgf").write_text(written)
+        again, report = load_any(tmp_path / "again.sgf")
+        assert report.ok and again.referee.match.score == (4, 0)
+        beavers = [a for a in read_sgf(tmp_path / "again.sgf").games[0].actions if a.kind is ActionKind.BEAVER]
+        assert [(b.player, b.value) for b in beavers] == [(0, 4)]
+    assert "Ann 4, Bob 0" in _gnubg_cli_score(tmp_path / "m.sgf")
