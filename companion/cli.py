@@ -91,7 +91,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     unreadable = []
     for name in args.files:
         try:
-            reader = read_sgf if Path(name).suffix.lower() == ".sgf" else read_match_file
+            suffix = Path(name).suffix.lower()
+            if suffix in (".jsonl", ".journal"):  # a recorded match: what its referee let stand, checked again
+                from dataclasses import replace
+
+                from companion.record.recorder import load_any
+
+                reports.append(audit_match(replace(load_any(name)[0].record(), source=str(name))))
+                continue
+            reader = read_sgf if suffix == ".sgf" else read_match_file
             reports.append(audit_match(reader(name)))
         except CompanionError as exc:
             unreadable.append(str(exc))
@@ -265,6 +273,8 @@ def _analyse_match(args: argparse.Namespace) -> int:
 def _cmd_convert(args: argparse.Namespace) -> int:
     from companion.record.recorder import convert
 
+    if Path(args.target).exists() and not args.force and Path(args.target).suffix.lower() not in (".jsonl", ".journal"):
+        raise CompanionError(f"{args.target} exists already: --force replaces it (or name another file)")
     report = convert(args.source, args.target)
     if report is not None and not report.ok:
         print(f"note: {args.source} breaks the rules in {len(report.findings)} place(s); written as the referee saw it",
@@ -406,8 +416,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if recorder.journal is not None and not args.no_ui:
             print(f"The match is journalled in {recorder.journal.path}")
             if recorder.referee.state.match_over:
-                print(f"  it is over: companion run --replay {recorder.journal.path} --no-ui --out "
-                      f"match{_export_suffix(recorder)} exports it")
+                print(f"  it is over: companion export {recorder.journal.path} match{_export_suffix(recorder)} "
+                      "exports it")
             else:  # a clock the header does not hold (another than it began with, or an old journal's) is given
                 clock = (f" --clock {args.clock[0]:g},{args.clock[1]:g}"
                          if args.clock and args.clock != recorder.header.clock else "")
@@ -1129,6 +1139,8 @@ def build_parser() -> argparse.ArgumentParser:
                                  "the rules on the way; .mat refuses what it cannot carry (an illegal play that stood).")
         convert.add_argument("source", metavar="IN", help="journal, .mat/.txt or .sgf")
         convert.add_argument("target", metavar="OUT", help="journal (.jsonl), .mat/.txt or .sgf")
+        convert.add_argument("--force", action="store_true",
+                             help="replace OUT if it exists (a journal is never replaced)")
         convert.set_defaults(handler=_cmd_convert)
 
     run = sub.add_parser(

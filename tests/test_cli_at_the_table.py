@@ -292,6 +292,23 @@ def test_analyse_match_json_is_json(capsys):
     assert out["summary"] and out["decisions"]
 
 
+def test_check_reads_a_journal_and_convert_never_replaces_a_file_unasked(tmp_path, capsys):
+    """A recorder's trial: `check m1.jsonl` said 'line 1: expected a header'; `export m3.jsonl m2.mat` replaced
+    another match's archive, saying only 'wrote m2.mat'."""
+    journal, archive = tmp_path / "m.jsonl", tmp_path / "other.mat"
+    assert main(["convert", str(MATCHES / "gbf__test.mat"), str(journal)]) == 0
+    assert main(["check", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "m.jsonl: 7-point match" in out and "legal (final score 7-4" in out
+    archive.write_text("another match\n")
+    for command in ("export", "convert"):
+        assert main([command, str(journal), str(archive)]) == 2
+        assert "exists already: --force replaces it" in capsys.readouterr().err
+        assert archive.read_text() == "another match\n"
+    assert main(["export", str(journal), str(archive), "--force"]) == 0
+    assert read_match_file(archive).games
+
+
 def test_check_reads_sgf(tmp_path, capsys):
     assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.sgf")]) == 0
     capsys.readouterr()
