@@ -305,8 +305,12 @@ def _recorder_for(args: argparse.Namespace):
         if recorder.torn:
             print(f"note: the last entry of {args.resume} was cut short by the crash and was dropped", file=sys.stderr)
         return recorder
+    import time
+
+    # a match played now (not a file replayed, nor a film) is dated, as .mat and .sgf files carry it
+    metadata = {} if args.replay or args.video else {"EventDate": time.strftime("%Y.%m.%d")}
     header = JournalHeader(tuple(args.players), args.length, mode=args.mode or "record",
-                           clock=args.clock)
+                           clock=args.clock, metadata=metadata)
     return Recorder.create(args.journal or _new_journal_path(_data_dir()), header)
 
 

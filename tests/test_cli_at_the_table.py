@@ -42,6 +42,22 @@ def test_resume_refuses_to_replay_another_match_into_a_journal(tmp_path):
     assert journal.read_bytes() == before
 
 
+def test_a_match_played_now_is_dated_in_its_exports_and_a_replayed_one_is_not(tmp_path):
+    """A recorder's trial: the journal knew when the match began, but its .mat had no EventDate and its .sgf no DT."""
+    import time
+
+    today = time.strftime("%Y.%m.%d")
+    typed = _companion("run", "--no-ui", "--players", "Ann", "Bob", "--length", "5", "--journal",
+                       str(tmp_path / "t.jsonl"), "--out", str(tmp_path / "t.sgf"), stdin="31\n8/5 6/5\n")
+    assert typed.returncode == 0, typed.stderr
+    assert f"DT[{today.replace('.', '-')}]" in (tmp_path / "t.sgf").read_text()
+    assert main(["export", str(tmp_path / "t.jsonl"), str(tmp_path / "t.mat")]) == 0
+    assert f'; [EventDate "{today}"]' in (tmp_path / "t.mat").read_text()
+    replayed = _companion("run", "--no-ui", "--replay", str(MATCHES / "gbf__test.mat"), "--journal",
+                          str(tmp_path / "r.jsonl"), "--out", str(tmp_path / "r.sgf"))
+    assert replayed.returncode == 0 and "DT[" not in (tmp_path / "r.sgf").read_text()  # not played today
+
+
 def test_resume_goes_on_with_the_same_replayed_match(tmp_path):
     journal = tmp_path / "r.jsonl"
     first = _companion("run", "--no-ui", "--replay", str(MATCHES / "gbf__test.mat"), "--journal", str(journal),
