@@ -167,6 +167,8 @@ class _GameReplay:
                 if kind is ActionKind.WIN and action.player != self.end.winner:
                     self.find(action, "record", f"the record says {self.record.players[action.player]} wins, "
                                                 f"the rules say {self.record.players[self.end.winner]}")
+                elif kind is ActionKind.WIN:
+                    self.check_points(action)
                 elif kind not in (ActionKind.WIN, ActionKind.UNPLAYED):
                     self.find(action, "record", f"{action.text!r} after the game was over")
                 continue
@@ -186,11 +188,30 @@ class _GameReplay:
                 resign = action
             elif kind is ActionKind.WIN:  # not over on the board: the other player resigned
                 self.resign(action, 1 - action.player, (resign or action).value, "match" in action.text.lower())
+                if self.end is not None:
+                    self.check_points(action)
         if resign is not None and self.end is None and not self.stopped:
             self.resign(resign, resign.player, resign.value, False)
         if self.end is None:
             return GameOutcome(self.game.number, None, 0, "unfinished", self.plays)
         return GameOutcome(self.game.number, self.end.winner, self.end.points, self.end.kind.name.lower(), self.plays)
+
+    def check_points(self, action: Action) -> None:
+        """A result line's points against the rules' (`points_written`)."""
+        if action.value is not None and action.value not in self.points_written():
+            self.find(action, "record", f"the record says {self.record.players[action.player]} wins "
+                                        f"{action.value} point(s), the rules say {self.end.points}")  # type: ignore
+
+    def points_written(self) -> range:
+        """What a record may write a finished game's winner won: the points the rules give, or, for the game
+        that wins the match, anything from what was needed up to them (programs cap it at what was needed, or at
+        the match's length)."""
+        assert self.end is not None
+        if self.record.length:
+            needed = self.record.length - self.game.score[self.end.winner]
+            if 0 < needed < self.end.points:
+                return range(needed, self.end.points + 1)
+        return range(self.end.points, self.end.points + 1)
 
     def roll_and_play(self, action: Action) -> None:
         d1, d2 = action.dice  # type: ignore[misc]

@@ -111,3 +111,23 @@ def test_a_mis_scored_game_is_reported():
     report = audit_match(parse_match_text(bad, "bad.txt"))
     assert [f.kind for f in report.findings] == ["score"]
     assert report.findings[0].game == 3
+
+
+def test_a_result_line_that_gives_the_wrong_points_is_found(tmp_path):
+    """A recorder's trial: a game's 'Wins 2 point' changed to 'Wins 4 point' (or an .sgf's RE) passed `check`;
+    only a game header that broke the running score was found. The points a game wins are checked too, except that
+    the match's last game may write them capped at what was needed (as BackgammonGalaxy and others do)."""
+    from companion.record.sgf import format_sgf, parse_sgf
+
+    text = (MATCHES / "gbf__test.mat").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    assert lines[71].strip() == "Wins 2 point"
+    lines[71] = lines[71].replace("Wins 2 point", "Wins 4 point")
+    (tmp_path / "m.mat").write_text("".join(lines), encoding="utf-8")
+    report = audit_match(read_match_file(tmp_path / "m.mat"))
+    assert any("wins 4 point(s), the rules say 2" in str(f) for f in report.findings), report.findings
+    record = read_match_file(MATCHES / "gbf__test.mat")
+    sgf = format_sgf(record)
+    assert "RE[W+1]" in sgf or "RE[B+1]" in sgf
+    wrong = sgf.replace("RE[W+1]", "RE[W+3]", 1) if "RE[W+1]" in sgf else sgf.replace("RE[B+1]", "RE[B+3]", 1)
+    assert any("point(s), the rules say 1" in str(f) for f in audit_match(parse_sgf(wrong)).findings)
