@@ -425,6 +425,10 @@ class CompanionApp(App):
                 self.notify("The match clock is paused as the match resumes: k starts it")
         if self.club is not None:  # the link changes on its own (Wi-Fi, the server): look at it every second
             self.set_interval(1.0, self._while_shown(self.refresh_status))
+        if self.recorder.torn:  # said on the terminal too, but the app covers it at once
+            self.notify("The journal's last entry was cut short by the crash and was dropped: the match resumes one "
+                        "step before it: enter that step again", severity="warning",
+                        timeout=15)
         self.query_one("#command", Input).focus()
 
     def _while_shown(self, refresh):

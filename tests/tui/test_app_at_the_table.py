@@ -864,3 +864,18 @@ async def test_an_illegal_play_judged_as_it_stands_asks_for_no_correction(tmp_pa
         await pilot.pause()
         verdict = _text(app, "#verdict")
         assert "stands" in verdict and "asks for a correction" not in verdict, verdict
+
+
+async def test_a_resume_after_a_torn_entry_says_so_in_the_app(tmp_path):
+    """A recorder's trial: a journal whose last line a crash cut short resumed one step back; the note on the
+    terminal was covered by the app at once."""
+    app = _app(tmp_path, mode="record")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _type(pilot, "31", "8/5 6/5", "64")
+    app.recorder.close()
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(path.read_bytes()[:-7])  # the last entry torn
+    resumed = CompanionApp(Recorder.resume(path))
+    async with resumed.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert any("cut short by the crash" in str(n.message) for n in resumed._notifications)
