@@ -110,6 +110,8 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
     if game.phase is not Phase.PLAY:
         if re.fullmatch(r"\d\s*[-,]?\s*\d", text):  # two digits, one of them no die's face
             raise TypedInputError(f"{stripped!r}: a die shows 1 to 6")
+        if re.fullmatch(r"\d{3,}", text):  # a key struck twice
+            raise TypedInputError(f"{stripped!r}: a roll is two dice, 1 to 6 each (e.g. 61)")
         raise TypedInputError(f"{stripped!r}: type the dice first (e.g. 31), or a command")
     if illegal_pending:
         raise TypedInputError(f"{stripped!r}: an illegal play waits for an answer: c (correct) or a (accept)")

@@ -711,6 +711,8 @@ def test_dice_typed_with_a_face_no_die_has_are_refused_as_such():
     for text in ("77", "70", "0-3"):
         with pytest.raises(TypedInputError, match="a die shows 1 to 6"):
             observations_from_text(text, Referee(MatchState.money()).game)
+    with pytest.raises(TypedInputError, match="a roll is two dice"):  # a recorder's trial: 611 said 'dice first'
+        observations_from_text("611", Referee(MatchState.money()).game)
 
 
 def test_a_typed_play_into_a_held_point_lists_the_legal_plays_nearest_to_it_first():
