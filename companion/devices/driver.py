@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from enum import Enum
+from pathlib import Path
 from typing import Callable
 
 import serial
