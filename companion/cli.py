@@ -83,8 +83,11 @@ MAX_LENGTH = 64
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from companion.record.jellyfish import read_match_file
+    from dataclasses import replace
+
     from companion.record.audit import audit_match
+    from companion.record.jellyfish import read_match_file
+    from companion.record.recorder import load_any
     from companion.record.sgf import read_sgf
 
     reports = []
@@ -93,10 +96,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
         try:
             suffix = Path(name).suffix.lower()
             if suffix in (".jsonl", ".journal"):  # a recorded match: what its referee let stand, checked again
-                from dataclasses import replace
-
-                from companion.record.recorder import load_any
-
                 reports.append(audit_match(replace(load_any(name)[0].record(), source=str(name))))
                 continue
             reader = read_sgf if suffix == ".sgf" else read_match_file
@@ -499,9 +498,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if night.broker is not None:
             print(f"broker {night.broker.url()}, board passwords in {night.folder / 'tokens'}", flush=True)
             print(f"a board joins with: {night.board_command('1')}", flush=True)
-        while not stop.wait(1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))):
-            if deadline is not None and time.monotonic() >= deadline:
-                break
+        while not stop.wait(1.0) and (deadline is None or time.monotonic() < deadline):
             try:
                 said = night.keep_broker()
             except CompanionError as exc:  # it will not start: say so, and try again next second

@@ -3,7 +3,7 @@ with other constants: seconds instead of minutes per trial, the same figures as 
 
     python tools/replay_fifteen.py record --dir /work/data/photoreal/dev --out dev.pkl [--calibrate]
     python tools/replay_fifteen.py replay dev.pkl more.pkl --hidden-any 0.75 0.9 --colour-cap 0.98 0.995 \
-        --distance-weight 0 0.05 --calibrated-distance-weight 0.1 --tray-count-word 0.5 1
+        --distance-weight 0 0.05 --tray-count-word 0.5 1
 
 `record` runs `benchmarks/photoreal_bench.py` (same frames, same jitter) with the step's inputs kept for every
 frame: the strips' count distributions, the colour network's chances and each stack's colour distances to the two
@@ -13,9 +13,7 @@ whether the board was busy, and each place's truth.
 last part, `hidden_or_off` on a busy board) again from those, runs `checker_sets.counts_making_fifteen`, and prints
 points right and frames fully right (points and bar, as the benchmark judges them) for each setting; the recorded
 constants reproduce the benchmark's figures exactly. Only the last step is replayed: what the networks saw is
-fixed. Files recorded before session 39 kept the chances already made, and do not replay today's reader; files
-recorded before session 46 do not say whether the reader had a profile, and replay as if it had none (the
-calibrated weight, `CALIBRATED_DISTANCE_WEIGHT`, is then not used: record calibrated frames again).
+fixed. Files recorded before session 39 kept the chances already made, and do not replay today's reader.
 """
 
 from __future__ import annotations
@@ -53,7 +51,7 @@ def record(bench_args: list[str], out: Path) -> None:
         p_light = {s: e.p_light for s, e in enumerate(evidence) if e.p_light is not None}
         distances = {s: (e.to_light, e.to_dark) for s, e in enumerate(evidence)
                      if s < 24 and e.p_light is not None and e.to_light is not None}
-        step["colour"] = (p_light, distances, any(e.calibrated for e in evidence))
+        step["colour"] = (p_light, distances)
         return chances(evidence)
 
     def holding_kept(off):
@@ -66,11 +64,10 @@ def record(bench_args: list[str], out: Path) -> None:
 
     def judge_kept(reading, orient, label):
         out = judge(reading, orient, label)
-        dists, p_light, distances, calibrated, trays = step.pop("inputs")
+        dists, p_light, distances, trays = step.pop("inputs")
         busy = step.pop("busy") is not None
         frames.append({"name": label.get("board_id"), "frame": label.get("frame_index"), "busy": busy,
-                       "dists": dists, "light": p_light, "distances": distances, "calibrated": calibrated,
-                       "trays": trays,
+                       "dists": dists, "light": p_light, "distances": distances, "trays": trays,
                        "truth": photoreal_bench.place_truths(orient, label),
                        "read": [(r.colour if r.count else None, r.count) for r in (*reading.points, *reading.bar)]})
         return out
@@ -92,9 +89,8 @@ def record(bench_args: list[str], out: Path) -> None:
 def replay_frame(frame: dict) -> list[tuple[str | None, int]]:
     """The step again on one recorded frame, with the module constants as they are now."""
     places = len(frame["dists"])
-    distances, calibrated = frame["distances"], frame.get("calibrated", False)  # recordings before session 46: no
     chances = strip_reader.colour_chances([checker_sets.ColourEvidence(frame["light"].get(s),
-                                                                       *distances.get(s, (None, None)), calibrated)
+                                                                       *frame["distances"].get(s, ()))
                                            for s in range(places)])
     off = None if frame["trays"] is None else strip_reader.trusted_trays(frame["trays"])
     if frame["busy"]:
@@ -133,8 +129,6 @@ def main() -> int:
     rep.add_argument("--colour-cap", type=float, nargs="+", default=[checker_sets.COLOUR_CAP])
     rep.add_argument("--count-floor", type=float, nargs="+", default=[checker_sets.COUNT_FLOOR])
     rep.add_argument("--distance-weight", type=float, nargs="+", default=[checker_sets.DISTANCE_WEIGHT])
-    rep.add_argument("--calibrated-distance-weight", type=float, nargs="+",
-                     default=[checker_sets.CALIBRATED_DISTANCE_WEIGHT])
     rep.add_argument("--tray-count-word", type=float, nargs="+", default=[strip_reader.TRAY_COUNT_WORD])
     args, rest = parser.parse_known_args()
     if args.command == "record":
@@ -147,18 +141,13 @@ def main() -> int:
         parser.error("recorded before session 39 (no colour distances): record the frames again")
     right, seen, full = score(frames, [f["read"] for f in frames])
     print(f"as read: {100 * right / max(seen, 1):.2f} % of {seen} points, {full} of {len(frames)} frames fully right")
-    if any("calibrated" not in f for f in frames):
-        print("recorded before session 46: replayed as if uncalibrated (the calibrated weight is not used)")
-    for hidden_any, cap, floor, weight, calibrated_weight, word in itertools.product(
-            args.hidden_any, args.colour_cap, args.count_floor, args.distance_weight,
-            args.calibrated_distance_weight, args.tray_count_word):
+    for hidden_any, cap, floor, weight, word in itertools.product(args.hidden_any, args.colour_cap, args.count_floor,
+                                                                  args.distance_weight, args.tray_count_word):
         strip_reader.HIDDEN_ANY, checker_sets.COLOUR_CAP, checker_sets.COUNT_FLOOR = hidden_any, cap, floor
         checker_sets.DISTANCE_WEIGHT, strip_reader.TRAY_COUNT_WORD = weight, word
-        checker_sets.CALIBRATED_DISTANCE_WEIGHT = calibrated_weight
         right, seen, full = score(frames, [replay_frame(f) for f in frames])
         print(f"HIDDEN_ANY {hidden_any:g}, COLOUR_CAP {cap:g}, COUNT_FLOOR {floor:g}, DISTANCE_WEIGHT {weight:g}, "
-              f"CALIBRATED_DISTANCE_WEIGHT {calibrated_weight:g}, TRAY_COUNT_WORD {word:g}: "
-              f"{100 * right / max(seen, 1):.2f} % ({right}), {full} frames fully right")
+              f"TRAY_COUNT_WORD {word:g}: {100 * right / max(seen, 1):.2f} % ({right}), {full} frames fully right")
     return 0
 
 

@@ -289,8 +289,7 @@ class ClubServer:
                        for kept, resend in batch.acks.items()] + batch.told
         for board, ack in answers:
             self._ack(board, ack)
-        stored = batch.stored
-        for board, n, sent in stored:
+        for board, n, sent in batch.stored:
             for listener in list(self.listeners):
                 try:
                     listener(board, n, sent)

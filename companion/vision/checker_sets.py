@@ -43,11 +43,6 @@ LOGIT_CAP = 10.0
 """Log-odds beyond this say no more: a network at 1.0 is as often wrong on a mirror-like checker as at 0.9999."""
 DISTANCE_WEIGHT = 0.05
 """Log-odds per unit of Lab distance by which a sample lies nearer its own set's colour than the other's."""
-CALIBRATED_DISTANCE_WEIGHT = DISTANCE_WEIGHT
-"""The same where the reader has a profile (the sets' colours then the profile's, or the frame's named and weighed
-against them). Session 46 tried 0.1: +16 points of 6,901 on ten development sets calibrated, then -5 of 2,742 on
-the fresh draw (+3 of 1,372 mounted): no gain that holds, so it stays the frame's weight; `tools/replay_fifteen.py
---calibrated-distance-weight` sweeps it."""
 FLIPPED_CONFIDENCE = 0.5
 """A flipped stack's confidence is scaled by this: its colour is the board's inference, not a sighting."""
 
@@ -60,8 +55,6 @@ class ColourEvidence:
     p_light: float | None
     to_light: float | None = None
     to_dark: float | None = None
-    calibrated: bool = False
-    """Whether the sets' colours the distances are to come with a profile (`CALIBRATED_DISTANCE_WEIGHT`)."""
 
     def cost_of_flipping(self, colour: str) -> float:
         """The evidence for `colour` over the other set, in log-odds (negative where it favours the other)."""
@@ -73,7 +66,7 @@ class ColourEvidence:
             cost = float(np.clip(logit if colour == "light" else -logit, -LOGIT_CAP, LOGIT_CAP))
         if self.to_light is not None and self.to_dark is not None:
             own, far = (self.to_light, self.to_dark) if colour == "light" else (self.to_dark, self.to_light)
-            cost += (CALIBRATED_DISTANCE_WEIGHT if self.calibrated else DISTANCE_WEIGHT) * (far - own)
+            cost += DISTANCE_WEIGHT * (far - own)
         return cost
 
     def chance_of_light(self) -> float:

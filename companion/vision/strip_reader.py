@@ -289,8 +289,7 @@ class StripReader:
                       else (self._read_trays(image, centres), None))
         lap("trays")
         # the tray network's counts are never sure: they make the counts fifteen below, but take no room here
-        # one weighing for both rules below; with a profile by `CALIBRATED_DISTANCE_WEIGHT`
-        evidence = colour_evidence(samples, centres, p_light, calibrated=bool(self.known_colours))
+        evidence = colour_evidence(samples, centres, p_light)  # one weighing for both rules below
         points, bar = _at_most_fifteen(points, bar, None if self.measured else trays, evidence)
         busy = covered_points(p, patterned=self.patterned)
         # on a busy board the seen checkers need not make fifteen: those not seen may be under the hand
@@ -459,12 +458,11 @@ def _colour(sample: np.ndarray, centres: dict[str, np.ndarray], p_light: float |
 
 
 def colour_evidence(samples: dict[int, np.ndarray], centres: dict[str, np.ndarray],
-                    p_light: dict[int, float], calibrated: bool = False) -> list[ColourEvidence]:
+                    p_light: dict[int, float]) -> list[ColourEvidence]:
     """Each of the 26 places' colour evidence: the colour network's P(light) and its colour sample's distances to
-    the two sets `centres` (`calibrated`: they come with a profile); what `_at_most_fifteen` renames by and
-    `colour_chances` gives the counts."""
-    return [ColourEvidence(p_light.get(s), *(_set_distances(samples[s], centres) if s in samples else (None, None)),
-                           calibrated) for s in range(26)]
+    the two sets `centres`; what `_at_most_fifteen` renames by and `colour_chances` gives the counts."""
+    return [ColourEvidence(p_light.get(s), *(_set_distances(samples[s], centres) if s in samples else ()))
+            for s in range(26)]
 
 
 def colour_chances(evidence: Sequence[ColourEvidence]) -> dict[int, float]:

@@ -198,8 +198,9 @@ def test_the_board_is_told_why_when_sending_again_will_not_help(tmp_path, broker
 
 def test_a_refused_entry_keeps_the_board_told_while_the_lines_after_it_wait(tmp_path, broker, url, store,
                                                                              demo_match, monkeypatch):
-    """From the review: a refused entry (n > 0) was said once, then the server's request to send again for the
-    lines after it cleared the reason and the refused line went again at once."""
+    """An entry the server cannot take (n > 0) is said on the board, and said still three seconds on, the line not
+    sent again meanwhile, through a real broker. (The review's case, an answer about the lines after it ending the
+    pause, depends on how the broker batches them; the next test hands those answers in directly.)"""
     import companion.club.server as server_module
     from companion.errors import CompanionError
 

@@ -10,9 +10,8 @@ from companion.rules import Position
 from companion.sim import STYLES, Effects, Pose
 from companion.sim.render import Renderer, Scene
 from companion.sim.truth import image_corners
-from companion.vision.checker_sets import (CALIBRATED_DISTANCE_WEIGHT, DISTANCE_WEIGHT, FLIPPED_CONFIDENCE,
-                                           ColourEvidence, Stack, counts_making_fifteen, flip, stacks_to_flip,
-                                           too_many, two_sets)
+from companion.vision.checker_sets import (FLIPPED_CONFIDENCE, ColourEvidence, Stack, counts_making_fifteen,
+                                           flip, stacks_to_flip, too_many, two_sets)
 from companion.vision.orientation import Orientation
 from companion.vision.reader import SlotRead, two_colours
 from companion.vision.strip_reader import StripReader
@@ -224,17 +223,6 @@ def test_a_stacks_chance_of_light_is_the_evidence_a_renaming_weighs():
     assert ColourEvidence(0.3, 0.0, 40.0).chance_of_light() == pytest.approx(1 / (1 + np.exp(0.847 - 2.0)), abs=1e-3)
     assert ColourEvidence(1.0).chance_of_light() == pytest.approx(1 / (1 + np.exp(-10.0)))  # capped (`LOGIT_CAP`)
     assert ColourEvidence(0.8, 40.0, 0.0).chance_of_light() < 0.5  # the sample plainly dark outweighs 0.8
-
-
-def test_with_a_profile_the_nearer_sets_word_weighs_by_its_own_constant(monkeypatch):
-    from companion.vision import checker_sets
-
-    assert CALIBRATED_DISTANCE_WEIGHT == DISTANCE_WEIGHT  # measured in session 46: no gain held on a fresh draw
-    monkeypatch.setattr(checker_sets, "CALIBRATED_DISTANCE_WEIGHT", 0.1)  # as the replay tool sweeps it
-    guessed, calibrated = ColourEvidence(0.3, 0.0, 40.0), ColourEvidence(0.3, 0.0, 40.0, calibrated=True)
-    assert guessed.cost_of_flipping("light") == pytest.approx(-0.847 + 40 * DISTANCE_WEIGHT, abs=1e-3)
-    assert calibrated.cost_of_flipping("light") == pytest.approx(-0.847 + 40 * 0.1, abs=1e-3)
-    assert ColourEvidence(0.3, calibrated=True).cost_of_flipping("light") == pytest.approx(-0.847, abs=1e-3)  # no sample
 
 
 def test_nan_says_nothing_and_wins_nothing():

@@ -596,27 +596,6 @@ def test_a_profiles_colours_give_way_to_the_frames_own_where_the_colour_network_
         assert near_profile == (taken == "profile"), (profile_says, frame_says, frame_colours, light)
 
 
-def test_the_colour_evidence_is_weighed_as_calibrated_exactly_when_the_reader_has_a_profile(monkeypatch):
-    """With a profile the nearer set's word weighs by `CALIBRATED_DISTANCE_WEIGHT` (the reader's having one decides,
-    not which colours it kept for the frame): the two rules after the colours (`_at_most_fifteen`, the counts made
-    fifteen) see it so, and without a profile neither does."""
-    from companion.vision import strip_reader
-    from tools.strip_data import photoreal_label
-
-    sample = Path(__file__).resolve().parents[2] / "docs" / "photoreal-sample"
-    label = json.loads((sample / "train-00011-01.json").read_text())
-    corners, geometry, _, _, _ = photoreal_label(label)
-    image = cv2.imread(str(sample / "train-00011-01.jpg"))
-    seen = []
-    chances = strip_reader.colour_chances
-    monkeypatch.setattr(strip_reader, "colour_chances", lambda evidence: seen.append(evidence) or chances(evidence))
-    own = StripReader(corners, geometry).read(image).colours
-    StripReader(corners, geometry, colours=own).read(image)
-    without, with_profile = seen
-    assert not any(e.calibrated for e in without) and all(e.calibrated for e in with_profile)
-    assert any(e.to_light is not None for e in with_profile)
-
-
 @pytest.mark.parametrize("said, taken", [
     ({"profile": (1, 1), "frame": (1, 1), "fallback": (1, 0)}, "profile"),  # a fallback wins on a lower surplus only
     ({"profile": (2, 0), "frame": (1, 1), "fallback": (1, 0)}, "frame"),
