@@ -106,10 +106,13 @@ AS_DRAWN = (
     PhotorealSet("heldout31", "heldout", 1078, 6, "development", "session 46's fresh draw (named in session 44)"),
     PhotorealSet("heldout-mosaic28", "heldout", 256, 6, "development",
                  "session 46's fresh draw (named in session 44)"),
-    PhotorealSet("heldout32", "heldout", 1084, 6, "fresh", "the next fresh draw (named in session 45)"),
-    PhotorealSet("heldout-mosaic29", "heldout", 262, 6, "fresh", "the next fresh draw (named in session 45)"),
-    PhotorealSet("heldout33", "heldout", 1090, 6, "fresh", "the draw after the next (named in session 46)"),
-    PhotorealSet("heldout-mosaic30", "heldout", 268, 6, "fresh", "the draw after the next (named in session 46)"),
+    PhotorealSet("heldout32", "heldout", 1084, 6, "development", "session 47's fresh draw (named in session 45)"),
+    PhotorealSet("heldout-mosaic29", "heldout", 262, 6, "development",
+                 "session 47's fresh draw (named in session 45)"),
+    PhotorealSet("heldout33", "heldout", 1090, 6, "fresh", "the next fresh draw (named in session 46)"),
+    PhotorealSet("heldout-mosaic30", "heldout", 268, 6, "fresh", "the next fresh draw (named in session 46)"),
+    PhotorealSet("heldout34", "heldout", 1096, 6, "fresh", "the draw after the next (named in session 47)"),
+    PhotorealSet("heldout-mosaic31", "heldout", 274, 6, "fresh", "the draw after the next (named in session 47)"),
 )
 """Sets as the generator draws them: each frame by its own camera and lamps."""
 
@@ -126,7 +129,7 @@ STEADY_TWINS = ("heldout13", "heldout-mosaic10", "heldout19", "heldout20", "held
                 "heldout24", "heldout-mosaic21", "heldout25", "heldout-mosaic22", "heldout26", "heldout-mosaic23",
                 "heldout27", "heldout-mosaic24", "heldout28", "heldout-mosaic25", "heldout29",
                 "heldout-mosaic26", "heldout30", "heldout-mosaic27", "heldout31", "heldout-mosaic28", "heldout32",
-                "heldout-mosaic29", "heldout33", "heldout-mosaic30")
+                "heldout-mosaic29", "heldout33", "heldout-mosaic30", "heldout34", "heldout-mosaic31")
 """The sets also rendered steady, in the order they were named."""
 
 SETS = {s.name: s for s in AS_DRAWN + tuple(steady_twin(next(a for a in AS_DRAWN if a.name == name))
