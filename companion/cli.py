@@ -256,7 +256,14 @@ def _analyse_match(args: argparse.Namespace) -> int:
     from companion.record.recorder import load_any
     from companion.referee import Referee
 
-    loaded, _ = load_any(args.match)
+    loaded, report = load_any(args.match)
+    if report is not None and not report.ok:
+        # rated as the referee replays it: an illegal play is left out and what follows it is rated from where it
+        # left the board, so the user hears why the ratings may not be the ones the players earned
+        first = "; ".join(str(finding) for finding in report.findings[:3])
+        print(f"note: {args.match} breaks the rules in {len(report.findings)} place(s) ({first}); illegal plays are "
+              f"not rated and the plays after them are rated from where they left the board "
+              f"(`companion check {args.match}` lists them)", file=sys.stderr)
     replayed = Referee(loaded.header.match_state()).replay(loaded.observations)
     review = review_match(replayed, Engine(), loaded.names, cube=not args.no_cube, level=DEEP if args.deep else FAST)
     if args.json:

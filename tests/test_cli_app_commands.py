@@ -75,6 +75,20 @@ def test_analyse_match_prints_a_summary(capsys):
     assert all(lines[lines.index(row) + 1].startswith("    XGID=") for row in rows)
 
 
+def test_analyse_match_says_when_the_record_breaks_the_rules(tmp_path, capsys):
+    """An illegal play is not rated and the plays after it are rated from where it left the board: the user is told,
+    where the ratings had come without a word."""
+    assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--no-cube"]) == 0
+    assert "breaks the rules" not in capsys.readouterr().err
+    text = (MATCHES / "gbf__test.mat").read_text(encoding="utf-8")
+    assert "  3) 53: 8/3 6/3 " in text
+    illegal = tmp_path / "illegal.mat"
+    illegal.write_text(text.replace("  3) 53: 8/3 6/3 ", "  3) 53: 8/3 6/2 ", 1), encoding="utf-8")
+    assert main(["analyse", "--match", str(illegal), "--no-cube"]) == 0
+    err = capsys.readouterr().err
+    assert "illegal.mat breaks the rules in 1 place(s)" in err and "53 allows at most 8" in err
+
+
 def test_convert_mat_to_sgf_and_back(tmp_path, capsys):
     assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.sgf")]) == 0
     assert main(["export", str(tmp_path / "m.sgf"), str(tmp_path / "m.mat")]) == 0
