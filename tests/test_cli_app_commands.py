@@ -93,6 +93,10 @@ def test_convert_mat_to_sgf_and_back(tmp_path, capsys):
     assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.sgf")]) == 0
     assert main(["export", str(tmp_path / "m.sgf"), str(tmp_path / "m.mat")]) == 0
     assert audit_match(read_match_file(tmp_path / "m.mat")).final_score == (7, 4)
+    # an opening roll the second player won is written as recorded, his die first (it had become 25, 23, 36, 24)
+    game2 = (tmp_path / "m.mat").read_text(encoding="utf-8").split("Game 2")[1]
+    assert "52: 13/8 13/11" in game2.split("Game 3")[0]
+    assert ";B[52" in (tmp_path / "m.sgf").read_text(encoding="utf-8")
     assert main(["convert", str(tmp_path / "missing.mat"), str(tmp_path / "x.sgf")]) == 2
     assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.doc")]) == 2
 

@@ -97,7 +97,8 @@ class OpeningRoll:
         return 0 if self.die0 > self.die1 else 1
 
     def roll(self) -> Roll:
-        """The roll the winner plays: both opening dice."""
+        """The roll the winner plays: both opening dice, his own first (as records write it: gnubg and
+        Jellyfish write `52` for the second player's 5 against the first's 2)."""
         if self.is_tie:
             raise RulesError(f"the opening dice tie at {self.die0}: both players roll again")
-        return Roll(self.die0, self.die1)
+        return Roll(max(self.die0, self.die1), min(self.die0, self.die1))
