@@ -207,7 +207,10 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"xgid": game.xgid(), "gnubg_id": game.gnubg_id(), "roll": str(hint.roll),
                               "level": hint.level, "plays": [
-                                  {"play": r.play.notation, "equity": round(r.equity, 4), "loss": round(r.loss, 4),
+                                  # a forced play is not evaluated: no equity, as no chances (not a real-looking 0)
+                                  {"play": r.play.notation, "forced": len(hint.plays) == 1,
+                                   "equity": None if len(hint.plays) == 1 else round(r.equity, 4),
+                                   "loss": round(r.loss, 4),
                                    "win": _round(r.chances.win), "win_gammon": _round(r.chances.win_gammon),
                                    "lose_gammon": _round(r.chances.lose_gammon)} for r in hint.plays]}, indent=2))
         elif len(hint.plays) == 1 and not hint.plays[0].play.notation:

@@ -277,3 +277,13 @@ def test_read_says_a_roll_is_unclear_where_the_referee_would_wait():
     assert "the roll is unclear (1 die found)" in one
     two = _found_text(Found((die(3, 0), die(5, 40))))
     assert "unclear" not in two and len(two.splitlines()) == 2
+
+
+def test_analyse_json_gives_a_forced_play_no_equity(capsys):
+    """A forced play is not evaluated: its equity is null like its chances, not a real-looking 0.0."""
+    assert main(["analyse", "--xgid", "XGID=-N----------------cbbbbb-A:0:0:1:61:0:0:0:0:10", "--json"]) == 0
+    (play,) = json.loads(capsys.readouterr().out)["plays"]
+    assert play["forced"] is True and play["equity"] is None and play["win"] is None
+    assert main(["analyse", "--xgid", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--json"]) == 0
+    plays = json.loads(capsys.readouterr().out)["plays"]
+    assert len(plays) > 1 and not plays[0]["forced"] and isinstance(plays[0]["equity"], float)

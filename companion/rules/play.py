@@ -125,29 +125,28 @@ def point_name(slot: int) -> str:
 
 
 def format_moves(moves: Sequence[tuple]) -> str:
-    """Standard notation: a checker's steps are joined (`13/7/6` is `13/6`, a hit on the way is kept as
-    `13/7*/6`), identical moves are counted (`8/5(2)`), highest source first. No moves at all is `""`."""
+    """Standard notation, as GNU Backgammon writes it: a checker's steps are joined (`13/7/6` is `13/6`, a hit on
+    the way is kept as `13/7*/6`), checkers moving the same way are counted with a hit among them marked once
+    (`8/5(2)`, `22/16*(4)`, `22/16*/10(2)`), highest source first. No moves at all is `""`."""
     paths: list[list[tuple[int, bool]]] = []  # each path: [(point, hit-on-arrival), ...]
     for source, dest, hit, *_ in moves:
-        for path in reversed(paths):
+        # a move on from a point goes with the first checker that arrived there (the hitter, `22/16*/4 22/16`)
+        for path in paths:
             if path[-1][0] == source and source != OFF:
                 path.append((dest, hit))
                 break
         else:
             paths.append([(source, False), (dest, hit)])
-    texts: list[tuple[int, int, str]] = []
+    routes: dict[tuple[int, ...], list] = {}  # a route's points -> [checkers, hit at each point]
     for path in paths:
-        kept = [path[0]] + [step for step in path[1:-1] if step[1]] + [path[-1]]
-        text = "/".join(point_name(p) + ("*" if hit else "") for p, hit in kept)
-        texts.append((path[0][0], path[-1][0], text))
-    texts.sort(key=lambda t: (-t[0], -t[1]))
+        points = tuple(p for p, _ in path)
+        route = routes.setdefault(points, [0, [False] * len(points)])
+        route[0] += 1
+        route[1] = [was or hit for was, (_, hit) in zip(route[1], path)]
     out: list[str] = []
-    i = 0
-    while i < len(texts):
-        j = i
-        while j + 1 < len(texts) and texts[j + 1][2] == texts[i][2]:
-            j += 1
-        count = j - i + 1
-        out.append(texts[i][2] + (f"({count})" if count > 1 else ""))
-        i = j + 1
+    for points in sorted(routes, key=lambda r: (-r[0], -r[-1])):
+        count, hits = routes[points]
+        kept = [0] + [k for k in range(1, len(points) - 1) if hits[k]] + [len(points) - 1]
+        text = "/".join(point_name(points[k]) + ("*" if hits[k] else "") for k in kept)
+        out.append(text + (f"({count})" if count > 1 else ""))
     return " ".join(out)

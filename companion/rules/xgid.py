@@ -58,13 +58,16 @@ def parse_xgid(xgid: str) -> XgidState:
         )
     board = fields[0]
     if len(board) != 26 or any(c != "-" and not ("a" <= c <= "p" or "A" <= c <= "P") for c in board):
-        raise InvalidIdError(f"{xgid!r}: the position part has 26 characters from '-', A-P and a-p")
-    try:
-        cube_log, owner, turn, *_ = (int(f) for f in fields[1:4])
-        score_bottom, score_top, flags, length = (int(f) for f in fields[5:9])
-        max_cube_log = int(fields[9]) if len(fields) == 10 else DEFAULT_MAX_CUBE_LOG
-    except ValueError as exc:
-        raise InvalidIdError(f"{xgid!r}: the fields after the position are numbers ({exc})") from exc
+        raise InvalidIdError(f"{xgid!r}: the position part must be 26 characters, each '-', A-P or a-p "
+                             f"(it is {len(board)})")
+    numbers = [(k, f) for k, f in enumerate(fields[1:], 1) if k != 4]  # field 4 is the dice
+    for k, f in numbers:
+        if not f.lstrip("-").isdigit():
+            raise InvalidIdError(f"{xgid!r}: field {k + 1} ({f!r}) must be a whole number, as every field after "
+                                 f"the position but the dice")
+    cube_log, owner, turn = (int(f) for f in fields[1:4])
+    score_bottom, score_top, flags, length = (int(f) for f in fields[5:9])
+    max_cube_log = int(fields[9]) if len(fields) == 10 else DEFAULT_MAX_CUBE_LOG
     if owner not in (-1, 0, 1) or turn not in (-1, 1):
         raise InvalidIdError(f"{xgid!r}: cube owner is -1, 0 or 1 and turn is 1 or -1")
     if length and max(score_bottom, score_top) >= length:

@@ -144,10 +144,21 @@ def test_position_id_with_too_many_checkers_is_rejected():
         ("XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10", "turn"),
         ("XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10", "dice"),
         ("XGID=-b----P-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "15"),
-        ("XGID=-b----E-C---eE---c-e----B-:x:0:1:00:0:0:0:0:10", "numbers"),
+        ("XGID=-b----E-C---eE---c-e----B-:x:0:1:00:0:0:0:0:10", "must be a whole number"),
         ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:9:0:0:7:10", "impossible"),
     ],
 )
 def test_malformed_xgids_are_rejected_clearly(bad, why):
     with pytest.raises(InvalidIdError, match=why):
         parse_xgid(bad)
+
+
+def test_a_malformed_xgid_is_told_what_is_wrong_in_words():
+    """A position part a character short said it "has 26 characters"; a letter where a number goes showed Python's
+    own `invalid literal for int()`."""
+    with pytest.raises(InvalidIdError, match=r"must be 26 characters, each '-', A-P or a-p \(it is 25\)"):
+        parse_xgid("XGID=-b----E-C---eE---c-e----B:0:0:1:00:0:0:0:7:10")
+    with pytest.raises(InvalidIdError, match=r"field 2 \('a'\) must be a whole number") as error:
+        parse_xgid("XGID=-b----E-C---eE---c-e----B-:a:0:1:00:0:0:0:7:10")
+    assert "invalid literal" not in str(error.value)
+    assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:0:0:0:7:10")  # a negative field stays a number

@@ -1,7 +1,9 @@
 import pytest
 
 from companion.errors import NotationError
-from companion.rules import Position, parse_moves
+from companion.rules import Position, Roll, parse_moves
+from companion.rules.notation import resolve_play
+from companion.rules.play import format_moves
 
 
 @pytest.mark.parametrize(
@@ -142,3 +144,17 @@ def test_moves_between_marks_a_hit_and_names_the_bar():
     onto = Position.from_points({13: 5, 8: 3, 6: 5, 24: 2}, {20: 1, 13: 4, 8: 3, 6: 5, 24: 2})  # his blot on my 5
     mine, theirs = apply_moves(onto, parse_moves("13/5* 6/5"))
     assert moves_between(onto, Position(tuple(mine), tuple(theirs))) == "13/5* 6/5"  # starred once
+
+
+def test_checkers_moving_the_same_way_are_counted_with_their_hit_marked_once():
+    """As GNU Backgammon writes them: the hit no longer splits a group (`22/16* 22/16(3)` was written), and a move on
+    from a point goes with the checker that hit there."""
+    assert format_moves([(22, 16, True), (22, 16, False), (22, 16, False), (22, 16, False)]) == "22/16*(4)"
+    assert format_moves([(22, 16, True), (22, 16, False), (16, 10, False), (16, 10, False)]) == "22/16*/10(2)"
+    assert format_moves([(22, 16, True), (22, 16, False), (16, 10, False), (10, 4, False)]) == "22/16 22/16*/4"
+    assert format_moves([(23, 21, False), (23, 21, False), (4, 2, True), (4, 2, False)]) == "23/21(2) 4/2*(2)"
+    assert format_moves([(25, 19, False), (25, 19, False), (7, 1, True), (7, 1, False)]) == "bar/19(2) 7/1*(2)"
+    # and they read back as the same play
+    position = Position.from_xgid("XGID=--DdCBC-BA---------b-bbcb-:1:-1:-1:66:0:0:0:3:10")
+    for play in position.legal_plays(Roll(6, 6)):
+        assert resolve_play(position, Roll(6, 6), play.notation) == play
