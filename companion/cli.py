@@ -579,8 +579,18 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
             kept = " (nothing was recorded: no journal kept)"
         raise CompanionError(f"{said}; gave up after {args.wait:g} s{kept}")
     if args.out:
-        print(f"wrote {recorder.export(args.out)}")
+        _export_at_end(recorder, args.out)
     return EXIT_OK
+
+
+def _export_at_end(recorder, out: Path) -> None:
+    """A headless run's `--out`, written beside an existing file of that name rather than over it (as the app's
+    export does): the run cannot ask, and a record there may be the only copy of another match."""
+    from companion.files import unique_path
+
+    path = unique_path(Path(out))
+    recorder.export(path)
+    print(f"wrote {path}" + (f" ({out} exists already: it is never replaced)" if path != Path(out) else ""))
 
 
 def _type_lines(recorder, lock) -> None:
@@ -613,7 +623,7 @@ def _run_typed(recorder, args: argparse.Namespace) -> int:
     for line in sys.stdin:
         _observe_typed(recorder, line)
     if args.out:
-        print(f"wrote {recorder.export(args.out)}")
+        _export_at_end(recorder, args.out)
     return EXIT_OK
 
 
@@ -1173,7 +1183,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--video", help="a video file, folder of images or URL to read the board from")
     run.add_argument("--profile", help="the board profile from companion calibrate (default: the user's config)")
     run.add_argument("--no-ui", action="store_true", help="no app: process the source (or typed lines) to a record")
-    run.add_argument("--out", type=Path, help="export the match here at the end (.mat or .sgf)")
+    run.add_argument("--out", type=Path, help="export the match here at the end (.mat or .sgf; an existing file is "
+                     "never replaced: NAME-2 is written beside it)")
     run.add_argument("--delay", type=_seconds, help="seconds between replayed observations")
     run.add_argument("--speed", type=_speed,
                      help="with --video: how fast a file or folder of frames plays against its own clock "

@@ -287,3 +287,14 @@ def test_analyse_json_gives_a_forced_play_no_equity(capsys):
     assert main(["analyse", "--xgid", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--json"]) == 0
     plays = json.loads(capsys.readouterr().out)["plays"]
     assert len(plays) > 1 and not plays[0]["forced"] and isinstance(plays[0]["equity"], float)
+
+
+def test_a_headless_run_never_writes_its_out_over_an_existing_file(tmp_path, capsys):
+    precious = tmp_path / "precious.mat"
+    precious.write_text("another match\n")
+    assert main(["run", "--no-ui", "--replay", str(MATCHES / "gbf__test.mat"), "--journal", str(tmp_path / "j.jsonl"),
+                 "--out", str(precious)]) == 0
+    assert precious.read_text() == "another match\n"
+    written = tmp_path / "precious-2.mat"
+    assert audit_match(read_match_file(written)).final_score == (7, 4)
+    assert f"wrote {written} ({precious} exists already" in capsys.readouterr().out
