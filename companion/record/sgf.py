@@ -22,9 +22,10 @@ from companion.rules.notation import parse_moves
 
 _COLOUR = ("W", "B")
 _STOOD = "illegal play stood: "
-_HEADER = (("EV", "Event"), ("RO", "Round"), ("PC", "Site"), ("DT", "EventDate"), ("AN", "Annotator"),
+_HEADER = (("EV", "Event"), ("RO", "Round"), ("PC", "Site"), ("DT", "EventDate"), ("AN", "Transcriber"),
            ("GC", "Comment"), ("WR", "Player 1 Elo"), ("BR", "Player 2 Elo"))
-"""The match information GNU Backgammon keeps in each game's root, and the `.mat` header key of each."""
+"""The match information GNU Backgammon keeps in each game's root, and the `.mat` header key of each (gnubg reads
+and writes the annotator as `Transcriber`; `Annotator`, which this program wrote before, is read too)."""
 
 
 def _sgf_date(mat_date: str) -> str:
@@ -51,8 +52,12 @@ def _game_tree(record: MatchRecord, game: GameRecord, index: int) -> str:
     root = [f"FF[4]GM[6]CA[UTF-8]AP[Backgammon Companion:{__version__}]",
             f"MI[length:{record.length}][game:{index}][ws:{game.score[0]}][bs:{game.score[1]}]",
             f"PW[{_escape(record.players[0])}]PB[{_escape(record.players[1])}]"]
+    # a header's "Player 1" is a name, not a column: his rating goes with him (gbf's names Player 1 the right one)
+    swapped = (record.metadata.get("Player 1"), record.metadata.get("Player 2")) == record.players[::-1]
     for key, name in _HEADER:
-        value = record.metadata.get(name)
+        if swapped and key in ("WR", "BR"):
+            name = "Player 2 Elo" if key == "WR" else "Player 1 Elo"
+        value = record.metadata.get(name) or (record.metadata.get("Annotator") if key == "AN" else None)
         if value:
             root.append(f"{key}[{_escape(_sgf_date(value) if key == 'DT' else value)}]")
     if record.length and record.crawford_rule:

@@ -249,3 +249,18 @@ def test_a_beaver_survives_sgf_in_our_reader_and_in_debians_gnubg(tmp_path):
         beavers = [a for a in read_sgf(tmp_path / "again.sgf").games[0].actions if a.kind is ActionKind.BEAVER]
         assert [(b.player, b.value) for b in beavers] == [(0, 4)]
     assert "Ann 4, Bob 0" in _gnubg_cli_score(tmp_path / "m.sgf")
+
+
+def test_sgf_keeps_the_transcriber_and_gives_each_rating_to_its_named_player(tmp_path):
+    """gbf's header names the right-hand column's player "Player 1": his rating went to the left-hand one (PW); and
+    its Transcriber, gnubg's annotator, was dropped."""
+    text = (MATCHES / "gbf__test.mat").read_text(encoding="utf-8")
+    assert '[Player 1 "Maxence Job"]' in text and '[Player 1 Elo "1600.00/0"]' in text
+    source = tmp_path / "elo.mat"
+    source.write_text(text.replace('[Player 1 Elo "1600.00/0"]', '[Player 1 Elo "1700.00/0"]'), encoding="utf-8")
+    convert(source, tmp_path / "elo.sgf")
+    sgf = (tmp_path / "elo.sgf").read_text(encoding="utf-8")
+    assert "PB[Maxence Job]" in sgf and "BR[1700.00/0]" in sgf and "WR[1600.00/0]" in sgf
+    assert "AN[Kévin Unger]" in sgf
+    convert(tmp_path / "elo.sgf", tmp_path / "back.mat")
+    assert '[Transcriber "Kévin Unger"]' in (tmp_path / "back.mat").read_text(encoding="utf-8")
