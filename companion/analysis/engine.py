@@ -108,10 +108,15 @@ class CubeAdvice:
         right = max(self.no_double, self.best_double)
         return right - (self.best_double if doubled else self.no_double)
 
-    def answer_cost(self, took: bool) -> float:
-        """Equity the taker loses (seen from the doubler, so a taker's loss is the doubler's gain)."""
-        taker_best = min(self.double_take, self.double_pass)
-        return (self.double_take if took else self.double_pass) - taker_best
+    def answer_costs(self, beaver: bool = False) -> dict[str, float]:
+        """Equity the taker loses by each answer ("take", "pass", and "beaver" where the rules allow it) against
+        the best one, seen from the doubler (a taker's loss is the doubler's gain). A beaver keeps the cube where a
+        take puts it, at twice the value: twice the take's equity."""
+        answers = {"take": self.double_take, "pass": self.double_pass}
+        if beaver:
+            answers["beaver"] = 2 * self.double_take
+        best = min(answers.values())
+        return {answer: equity - best for answer, equity in answers.items()}
 
 
 def board_of(position: Position) -> list[int]:

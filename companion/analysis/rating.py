@@ -74,8 +74,10 @@ def rate_play(hint: Hint, play: Play, player: int) -> PlayRating:
 class CubeRating:
     player: int
     decision: str
-    """double, no-double, take, pass."""
+    """double, no-double, take, pass, beaver."""
     loss: float
+    best: str | None = None
+    """The right answer to a double, where the decision is one (three may be right or wrong with beavers)."""
 
     @property
     def skill(self) -> Skill:
@@ -86,8 +88,10 @@ def rate_double(advice: CubeAdvice, player: int, doubled: bool) -> CubeRating:
     return CubeRating(player, "double" if doubled else "no-double", advice.doubling_cost(doubled))
 
 
-def rate_answer(advice: CubeAdvice, player: int, took: bool) -> CubeRating:
-    return CubeRating(player, "take" if took else "pass", advice.answer_cost(took))
+def rate_answer(advice: CubeAdvice, player: int, answer: str, *, beaver: bool = False) -> CubeRating:
+    """`answer`: take, pass or beaver; `beaver`: whether the rules allowed one (it is then one of the choices)."""
+    costs = advice.answer_costs(beaver or answer == "beaver")
+    return CubeRating(player, answer, costs[answer], best=min(costs, key=costs.__getitem__))
 
 
 @dataclass

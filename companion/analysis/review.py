@@ -19,7 +19,7 @@ from companion.analysis.rating import (
     rate_double,
     rate_play,
 )
-from companion.referee.events import DoubleOffered, Event, GameStarted, Passed, PlayMade, Rolled, Taken
+from companion.referee.events import Beavered, DoubleOffered, Event, GameStarted, Passed, PlayMade, Rolled, Taken
 from companion.rules import GameState, Phase
 
 
@@ -49,10 +49,11 @@ class Reviewer:
                 advice = self.engine.cube_for(before, level=level)
                 if advice is not None:
                     out.append(rate_double(advice, event.player, False))
-            elif self.cube and isinstance(event, (Taken, Passed)) and before.phase is Phase.DOUBLED:
+            elif self.cube and isinstance(event, (Taken, Passed, Beavered)) and before.phase is Phase.DOUBLED:
                 advice = self.engine.cube_for(before, level=level)
                 if advice is not None:
-                    out.append(rate_answer(advice, event.player, isinstance(event, Taken)))
+                    answer = "take" if isinstance(event, Taken) else "pass" if isinstance(event, Passed) else "beaver"
+                    out.append(rate_answer(advice, event.player, answer, beaver=before.match.beaver))
         for rating in out:
             if isinstance(rating, PlayRating):
                 self.summary.add_play(rating)
@@ -62,7 +63,7 @@ class Reviewer:
         return out
 
 
-_BETTER = {"double": "no double", "no-double": "double", "take": "pass", "pass": "take"}
+_BETTER = {"double": "no double", "no-double": "double"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,8 @@ class MatchReview:
                     rating.forced))
             else:
                 played = rating.decision.replace("-", " ")
-                best = _BETTER[rating.decision] if rating.loss >= 0.0005 else played
+                best = (played if rating.loss < 0.0005 else rating.best if rating.best is not None
+                        else _BETTER[rating.decision])
                 self.decisions.append(ReviewedDecision(
                     len(self.decisions), number, rating.player, before.xgid(), "cube", "", played, best,
                     rating.loss))

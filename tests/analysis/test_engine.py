@@ -103,3 +103,37 @@ def test_a_played_blunder_is_rated_and_summed(engine):
     summary.add_play(PlayRating(1, hint.best.play, hint.best.play, 0.0, False))
     assert summary.sides[0].error_rate == pytest.approx(rating.loss) and summary.sides[1].error_rate == 0
     assert "Rating" in summary.text()
+
+
+def test_a_beaver_is_rated_as_an_answer_to_the_double():
+    """A trial found the beaver left out of a match's review: it is one of the answers, worth twice the take (the
+    cube stays where a take puts it, at twice the value)."""
+    from companion.analysis.engine import Chances, CubeAdvice
+    from companion.analysis.rating import rate_answer
+
+    chances = Chances(0.4, 0.1, 0.0, 0.1, 0.0)
+    taker_favourite = CubeAdvice(CubeAction.DOUBLE_BEAVER, -0.1, -0.2, 1.0, chances, "1-ply")
+    assert taker_favourite.answer_costs(beaver=True) == pytest.approx({"take": 0.2, "pass": 1.4, "beaver": 0.0})
+    assert taker_favourite.answer_costs() == pytest.approx({"take": 0.0, "pass": 1.2})
+    took = rate_answer(taker_favourite, 1, "take", beaver=True)
+    assert took.loss == pytest.approx(0.2) and took.best == "beaver"
+    assert rate_answer(taker_favourite, 1, "take").best == "take"  # no beavers in this match: taking was right
+    doubler_favourite = CubeAdvice(CubeAction.DOUBLE_TAKE, 0.3, 0.4, 1.0, chances, "1-ply")
+    beavered = rate_answer(doubler_favourite, 1, "beaver", beaver=True)
+    assert beavered.loss == pytest.approx(0.4) and beavered.best == "take"
+
+
+def test_a_matchs_review_lists_the_beaver(tmp_path, monkeypatch, capsys):
+    import io
+
+    from companion.cli import main
+
+    typed = "31\n8/5 6/5\n64\n24/18 13/9\nd\nb\n52\n13/8 13/11\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    journal = tmp_path / "b.jsonl"
+    assert main(["run", "--no-ui", "--players", "Ann", "Bob", "--length", "0", "--journal", str(journal)]) == 0
+    capsys.readouterr()
+    assert main(["analyse", "--match", str(journal), "--all"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game ")]
+    (beaver,) = [row for row in rows if " beaver " in row + " "]
+    assert beaver.split()[2] == "Bob"

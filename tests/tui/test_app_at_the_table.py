@@ -382,7 +382,7 @@ async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(t
         await pilot.pause()
         screen = app.screen
         rows = [d for d in screen.review.decisions if d.kind == "play"]
-        assert [d.played for d in rows] == ["24/21 6/5", "24/18 13/9", "8/3(2) 6/1* 6/1"]
+        assert [d.played for d in rows] == ["24/21 6/5", "24/18 13/9", "8/3(2) 6/1*(2)"]
         assert rows[0].best == "8/5 6/5" and rows[0].loss > 0
         assert screen.query_one("#decisions").row_count == len(screen.review.decisions)
         await pilot.press("f")  # only the doubtful ones and worse
