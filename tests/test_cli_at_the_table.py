@@ -389,8 +389,8 @@ def test_mat_to_sgf_to_mat_keeps_every_header_field(tmp_path):
     assert "EV[Open 2026]" in sgf and "RO[Final]" in sgf and "PC[Club de Lyon]" in sgf and "DT[2026-11-25]" in sgf
     convert(tmp_path / "h.sgf", tmp_path / "back.mat")
     back = read_match_file(tmp_path / "back.mat").metadata
-    for key, value in header.items():
-        assert back.get(key) == value, key
+    for key, value in header.items():  # an annotator comes back as gnubg writes and reads one: Transcriber
+        assert back.get("Transcriber" if key == "Annotator" else key) == value, key
     assert read_sgf(tmp_path / "h.sgf").metadata["Event"] == "Open 2026"
     loaded, _ = load_any(tmp_path / "h.sgf")
     assert loaded.header.metadata["Round"] == "Final"

@@ -78,14 +78,24 @@ class CubeRating:
     loss: float
     best: str | None = None
     """The right answer to a double, where the decision is one (three may be right or wrong with beavers)."""
+    close: bool = True
+    """Counted in the error rate's decisions, as GNU Backgammon counts them: a double and its answer always, a
+    hold only where doubling was close (`CLOSE_CUBE`); the obvious holds of a game would otherwise dilute it."""
 
     @property
     def skill(self) -> Skill:
         return Skill.of(self.loss)
 
 
+CLOSE_CUBE = 0.16
+"""A hold counts as a decision where doubling (the take's equity, at most 1) was within this of the best action:
+gnubg's `isCloseCubedecision`."""
+
+
 def rate_double(advice: CubeAdvice, player: int, doubled: bool) -> CubeRating:
-    return CubeRating(player, "double" if doubled else "no-double", advice.doubling_cost(doubled))
+    optimal = max(advice.no_double, advice.best_double)
+    close = doubled or optimal - min(advice.double_take, 1.0) < CLOSE_CUBE
+    return CubeRating(player, "double" if doubled else "no-double", advice.doubling_cost(doubled), close=close)
 
 
 def rate_answer(advice: CubeAdvice, player: int, answer: str, *, beaver: bool = False) -> CubeRating:
@@ -100,12 +110,15 @@ class PlayerSummary:
     unforced: int = 0
     play_loss: float = 0.0
     cube_decisions: int = 0
+    close_cube: int = 0
+    """The cube decisions the error rate counts (`CubeRating.close`)."""
     cube_loss: float = 0.0
     skills: dict[Skill, int] = field(default_factory=lambda: {s: 0 for s in Skill})
 
     @property
     def error_rate(self) -> float:
-        decisions = self.unforced + self.cube_decisions
+        """Equity lost per decision, as gnubg's: unforced plays and close or actual cube decisions."""
+        decisions = self.unforced + self.close_cube
         return (self.play_loss + self.cube_loss) / decisions if decisions else 0.0
 
     @property
@@ -129,6 +142,7 @@ class MatchSummary:
     def add_cube(self, rating: CubeRating) -> None:
         side = self.sides[rating.player]
         side.cube_decisions += 1
+        side.close_cube += rating.close
         side.cube_loss += rating.loss
         side.skills[rating.skill] += 1
 
@@ -138,7 +152,8 @@ class MatchSummary:
         rows += [
             ("Checker plays (unforced)", f"{a.plays} ({a.unforced})", f"{b.plays} ({b.unforced})"),
             ("Checker play error", f"{a.play_loss:.3f}", f"{b.play_loss:.3f}"),
-            ("Cube decisions", str(a.cube_decisions), str(b.cube_decisions)),
+            ("Cube decisions (close or actual)", f"{a.cube_decisions} ({a.close_cube})",
+             f"{b.cube_decisions} ({b.close_cube})"),
             ("Cube error", f"{a.cube_loss:.3f}", f"{b.cube_loss:.3f}"),
             ("Doubtful / errors / blunders",
              f"{a.skills[Skill.DOUBTFUL]} / {a.skills[Skill.ERROR]} / {a.skills[Skill.BLUNDER]}",

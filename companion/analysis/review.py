@@ -152,7 +152,8 @@ class MatchReview:
         sides = []
         for side in self.summary.sides:
             sides.append({"plays": side.plays, "unforced": side.unforced, "play_loss": round(side.play_loss, 4),
-                          "cube_decisions": side.cube_decisions, "cube_loss": round(side.cube_loss, 4),
+                          "cube_decisions": side.cube_decisions, "close_cube_decisions": side.close_cube,
+                          "cube_loss": round(side.cube_loss, 4),
                           "doubtful": side.skills[Skill.DOUBTFUL], "errors": side.skills[Skill.ERROR],
                           "blunders": side.skills[Skill.BLUNDER], "error_rate": round(side.error_rate, 5),
                           "rating": side.rating})
