@@ -282,8 +282,15 @@ def _analyse_match(args: argparse.Namespace) -> int:
 def _cmd_convert(args: argparse.Namespace) -> int:
     from companion.record.recorder import convert
 
-    if Path(args.target).exists() and not args.force and Path(args.target).suffix.lower() not in (".jsonl", ".journal"):
-        raise CompanionError(f"{args.target} exists already: --force replaces it (or name another file)")
+    target = Path(args.target)
+    suffix = target.suffix.lower()
+    if suffix not in (".jsonl", ".journal", ".mat", ".txt", ".sgf"):
+        raise CompanionError(f"cannot write {suffix or 'files without a suffix'}: use .jsonl (a journal), .mat, .txt "
+                             f"or .sgf")
+    if target.exists() and suffix in (".jsonl", ".journal"):
+        raise CompanionError(f"{target} exists already: a journal is never replaced (name another file)")
+    if target.exists() and not args.force:
+        raise CompanionError(f"{target} exists already: --force replaces it (or name another file)")
     report = convert(args.source, args.target)
     if report is not None and not report.ok:
         print(f"note: {args.source} breaks the rules in {len(report.findings)} place(s); written as the referee saw it",
@@ -305,7 +312,9 @@ def _new_journal_path(folder: Path) -> Path:
     return folder / time.strftime("match-%Y%m%d-%H%M%S.jsonl")
 
 
-def _recorder_for(args: argparse.Namespace):
+def _recorder_for(args: argparse.Namespace, loaded=None):
+    """`loaded`: the file a replay follows, whose match information (event, round, site, date...) the journal
+    keeps, so that its export carries it as `convert` does."""
     from companion.record.journal import JournalHeader
     from companion.record.recorder import Recorder
 
@@ -318,6 +327,8 @@ def _recorder_for(args: argparse.Namespace):
 
     # a match played now (not a file replayed, nor a film) is dated, as .mat and .sgf files carry it
     metadata = {} if args.replay or args.video else {"EventDate": time.strftime("%Y.%m.%d")}
+    if loaded is not None:
+        metadata = dict(loaded.header.metadata)
     header = JournalHeader(tuple(args.players), args.length, mode=args.mode or "record",
                            clock=args.clock, metadata=metadata)
     return Recorder.create(args.journal or _new_journal_path(_data_dir()), header)
@@ -380,7 +391,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     source, loaded = _source_for(args, delay)
     if loaded is not None and not args.resume:  # players and match length come with the file
         args.players, args.length = list(loaded.names), loaded.header.length
-    recorder = _recorder_for(args)
+    recorder = _recorder_for(args, loaded)
     if loaded is not None and args.resume:
         try:
             _same_match(recorder, loaded, args)

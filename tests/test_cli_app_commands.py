@@ -99,6 +99,11 @@ def test_convert_mat_to_sgf_and_back(tmp_path, capsys):
     assert ";B[52" in (tmp_path / "m.sgf").read_text(encoding="utf-8")
     assert main(["convert", str(tmp_path / "missing.mat"), str(tmp_path / "x.sgf")]) == 2
     assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.doc")]) == 2
+    assert "use .jsonl (a journal), .mat, .txt or .sgf" in capsys.readouterr().err
+    assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.jsonl")]) == 0
+    assert main(["convert", str(MATCHES / "gbf__test.mat"), str(tmp_path / "m.jsonl"), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert "a journal is never replaced" in err and "--resume" not in err  # an option of run, not of convert
 
 
 def test_run_without_ui_records_typed_lines(tmp_path):
@@ -298,3 +303,14 @@ def test_a_headless_run_never_writes_its_out_over_an_existing_file(tmp_path, cap
     written = tmp_path / "precious-2.mat"
     assert audit_match(read_match_file(written)).final_score == (7, 4)
     assert f"wrote {written} ({precious} exists already" in capsys.readouterr().out
+
+
+def test_a_replayed_file_keeps_its_match_information(tmp_path, capsys):
+    """run --replay ... --out wrote a record without the file's event, round, site, date and annotator (its
+    journal's header had none); `convert` kept them."""
+    out = tmp_path / "r.mat"
+    assert main(["run", "--no-ui", "--replay", str(MATCHES / "gbf__test.sgf"), "--journal", str(tmp_path / "r.jsonl"),
+                 "--out", str(out)]) == 0
+    metadata = read_match_file(out).metadata
+    assert metadata["Event"] == "HSBT Paris 2023" and metadata["Round"] == "Tableau Or 2"
+    assert metadata["EventDate"] == "2023.11.26" and metadata["Transcriber"] == "Kévin Unger"

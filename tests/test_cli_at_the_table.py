@@ -55,7 +55,9 @@ def test_a_match_played_now_is_dated_in_its_exports_and_a_replayed_one_is_not(tm
     assert f'; [EventDate "{today}"]' in (tmp_path / "t.mat").read_text()
     replayed = _companion("run", "--no-ui", "--replay", str(MATCHES / "gbf__test.mat"), "--journal",
                           str(tmp_path / "r.jsonl"), "--out", str(tmp_path / "r.sgf"))
-    assert replayed.returncode == 0 and "DT[" not in (tmp_path / "r.sgf").read_text()  # not played today
+    replayed_sgf = (tmp_path / "r.sgf").read_text()  # not played today: dated as its file is
+    assert replayed.returncode == 0 and f"DT[{today.replace('.', '-')}]" not in replayed_sgf
+    assert "DT[2023-11-26]" in replayed_sgf
 
 
 def test_resume_goes_on_with_the_same_replayed_match(tmp_path):
