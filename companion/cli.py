@@ -179,12 +179,22 @@ def _cmd_dicecup(args: argparse.Namespace) -> int:
 # -- analysis --------------------------------------------------------------------------------------------
 
 
+ANALYSE_TOP = 8
+"""The plays `analyse` lists unless `--top` says otherwise."""
+
+
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from companion.analysis import DEEP, FAST, Engine
     from companion.rules import GameState, Phase, Roll
 
+    # an option that does not apply is refused, not ignored: the user meant something by it
+    if args.match and (args.dice or args.top != ANALYSE_TOP):
+        raise CompanionError("--dice and --top are for one position; --match rates every decision of the match "
+                             "(--all lists them all)")
+    if not args.match and (args.all or args.no_cube):
+        raise CompanionError("--all and --no-cube go with --match FILE")
     if args.match:
         return _analyse_match(args)
     if args.xgid:
@@ -1157,7 +1167,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--match-id", help="GNU Backgammon Match ID (default: money play, player 0 on roll)")
     analyse.add_argument("--dice", nargs="+", metavar="D", help="the roll to play: 3 1 or 31")
     analyse.add_argument("--deep", action="store_true", help="2-ply instead of 1-ply (slower, stronger)")
-    analyse.add_argument("--top", type=_int_in(1), default=8, help="plays to list (text output)")
+    analyse.add_argument("--top", type=_int_in(1), default=ANALYSE_TOP, help="plays to list (text output)")
     analyse.add_argument("--json", action="store_true", help="print JSON")
     position.add_argument("--match", metavar="FILE", help="rate every play and cube action of a match file or journal")
     analyse.add_argument("--no-cube", action="store_true", help="with --match: rate checker plays only (faster)")
