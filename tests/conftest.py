@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 MATCHES = SHARED / "data" / "matches"
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """`preexec_fn` for a program a test stops with Ctrl-C: Ctrl-C given back its default, as a terminal starts a
+    program. A test run started in the background (`nohup ... &`) has it ignored, which its children inherit: they
+    then never stop, and the test fails for how it was started, not for what it tests."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

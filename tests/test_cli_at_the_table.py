@@ -16,7 +16,7 @@ from companion.record.journal import read_journal
 from companion.record.recorder import convert, load_any
 from companion.record.sgf import read_sgf
 from companion.referee.observations import Command, UserCommand
-from tests.conftest import MATCHES
+from tests.conftest import MATCHES, ctrl_c_as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "calibration" / "example-profile.toml"
@@ -189,7 +189,7 @@ def test_run_without_the_app_takes_typed_plays_beside_the_dice_cups_rolls(tmp_pa
         run = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--no-ui", "--dicecup", cup.path,
                                 "--players", "Ann", "Bob", "--length", "3", "--journal", str(journal)],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               cwd=ROOT)
+                               cwd=ROOT, preexec_fn=ctrl_c_as_at_a_terminal)
         said, lines = [], queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in run.stdout], daemon=True).start()
 

@@ -23,6 +23,7 @@ from companion.club.server import ClubServer
 from companion.club.topics import SERVER_USER, ClubURL, board_user
 from companion.record.journal import Journal
 from companion.tui.app import CompanionApp
+from tests.conftest import ctrl_c_as_at_a_terminal
 
 from .conftest import BOARDS, EVENT, journal_lines, listening_addresses, make_journal, wait_for
 
@@ -211,7 +212,8 @@ def test_ctrl_c_stops_serve_without_a_traceback(tmp_path):
     """A club trial: Ctrl-C on `serve` printed 'Process SpawnProcess-1: ... KeyboardInterrupt' (the engine's
     child, in the same process group)."""
     serve = _companion("serve", "--event", "night", "--boards", "1", "--folder", str(tmp_path / "n"), "--port",
-                       str(free_port()), "--mqtt-port", str(free_port()), start_new_session=True)
+                       str(free_port()), "--mqtt-port", str(free_port()), start_new_session=True,
+                       preexec_fn=ctrl_c_as_at_a_terminal)
     said = []
     try:
         for line in serve.stdout:  # serving (the engine's child may still be starting: Ctrl-C reaches it too)
