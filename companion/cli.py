@@ -190,9 +190,10 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     from companion.rules import GameState, Phase, Roll
 
     # an option that does not apply is refused, not ignored: the user meant something by it
-    if args.match and (args.dice or args.top != ANALYSE_TOP):
-        raise CompanionError("--dice and --top are for one position; --match rates every decision of the match "
-                             "(--all lists them all)")
+    if args.match and (args.dice or args.top is not None or args.match_id):
+        raise CompanionError("--dice, --top and --match-id are for one position; --match rates every decision of "
+                             "the match (--all lists them all)")
+    top = ANALYSE_TOP if args.top is None else args.top
     if not args.match and (args.all or args.no_cube):
         raise CompanionError("--all and --no-cube go with --match FILE")
     if args.match:
@@ -230,7 +231,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
                   "(the only legal play)")
         else:
             print(f"{game.xgid()}\n{hint.roll} to play ({hint.level}):")
-            for i, r in enumerate(hint.plays[:args.top], start=1):
+            for i, r in enumerate(hint.plays[:top], start=1):
                 print(f"{i:>3}. {r.play.notation or 'no move':<28} {r.equity:+.3f}" + (f"  ({-r.loss:+.3f})" if i > 1 else ""))
         return EXIT_OK
     advice = engine.cube_for(game, level=level)
@@ -1167,7 +1168,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--match-id", help="GNU Backgammon Match ID (default: money play, player 0 on roll)")
     analyse.add_argument("--dice", nargs="+", metavar="D", help="the roll to play: 3 1 or 31")
     analyse.add_argument("--deep", action="store_true", help="2-ply instead of 1-ply (slower, stronger)")
-    analyse.add_argument("--top", type=_int_in(1), default=ANALYSE_TOP, help="plays to list (text output)")
+    analyse.add_argument("--top", type=_int_in(1), help=f"plays to list (text output; {ANALYSE_TOP} unless given)")
     analyse.add_argument("--json", action="store_true", help="print JSON")
     position.add_argument("--match", metavar="FILE", help="rate every play and cube action of a match file or journal")
     analyse.add_argument("--no-cube", action="store_true", help="with --match: rate checker plays only (faster)")

@@ -319,8 +319,10 @@ def test_a_replayed_file_keeps_its_match_information(tmp_path, capsys):
 def test_analyse_refuses_options_that_do_not_apply(capsys):
     """They were ignored in silence: `--match F --dice 31 --top 2` rated the match, `--xgid X --all` one position."""
     assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--dice", "31"]) == 2
-    assert "--dice and --top are for one position" in capsys.readouterr().err
+    assert "--dice, --top and --match-id are for one position" in capsys.readouterr().err
     assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--top", "2"]) == 2
+    assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--top", "8"]) == 2  # the default, said
+    assert main(["analyse", "--match", str(MATCHES / "gbf__test.mat"), "--match-id", "cAkAAAAAAAAA"]) == 2
     assert main(["analyse", "--xgid", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--all"]) == 2
     assert "--all and --no-cube go with --match FILE" in capsys.readouterr().err
     assert main(["analyse", "--xgid", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--no-cube"]) == 2

@@ -11,6 +11,8 @@ beaver (2); length 0 for money; max cube as log2.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from companion.errors import InvalidIdError, RulesError
@@ -57,12 +59,16 @@ def parse_xgid(xgid: str) -> XgidState:
             "(e.g. XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10)"
         )
     board = fields[0]
-    if len(board) != 26 or any(c != "-" and not ("a" <= c <= "p" or "A" <= c <= "P") for c in board):
+    if len(board) != 26:
         raise InvalidIdError(f"{xgid!r}: the position part must be 26 characters, each '-', A-P or a-p "
                              f"(it is {len(board)})")
+    wrong = next((k for k, c in enumerate(board) if c != "-" and not ("a" <= c <= "p" or "A" <= c <= "P")), None)
+    if wrong is not None:
+        raise InvalidIdError(f"{xgid!r}: character {wrong} of the position part is {board[wrong]!r}; each is '-', "
+                             f"A-P or a-p")
     numbers = [(k, f) for k, f in enumerate(fields[1:], 1) if k != 4]  # field 4 is the dice
     for k, f in numbers:
-        if not f.lstrip("-").isdigit():
+        if not re.fullmatch(r"-?[0-9]+", f):
             raise InvalidIdError(f"{xgid!r}: field {k + 1} ({f!r}) must be a whole number, as every field after "
                                  f"the position but the dice")
     cube_log, owner, turn = (int(f) for f in fields[1:4])

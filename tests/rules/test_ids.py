@@ -161,4 +161,9 @@ def test_a_malformed_xgid_is_told_what_is_wrong_in_words():
     with pytest.raises(InvalidIdError, match=r"field 2 \('a'\) must be a whole number") as error:
         parse_xgid("XGID=-b----E-C---eE---c-e----B-:a:0:1:00:0:0:0:7:10")
     assert "invalid literal" not in str(error.value)
+    for field in ("--1", "²", " 7"):  # no int() error escapes, and a Unicode digit is no number here
+        with pytest.raises(InvalidIdError, match="must be a whole number"):
+            parse_xgid(f"XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:{field}:10")
+    with pytest.raises(InvalidIdError, match="character 24 of the position part is 'Z'"):
+        parse_xgid("XGID=-b----E-C---eE---c-e----Z-:0:0:1:00:0:0:0:7:10")
     assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:0:0:0:7:10")  # a negative field stays a number

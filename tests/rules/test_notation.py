@@ -147,8 +147,8 @@ def test_moves_between_marks_a_hit_and_names_the_bar():
 
 
 def test_checkers_moving_the_same_way_are_counted_with_their_hit_marked_once():
-    """As GNU Backgammon writes them: the hit no longer splits a group (`22/16* 22/16(3)` was written), and a move on
-    from a point goes with the checker that hit there."""
+    """Counted as GNU Backgammon counts them: the hit no longer splits a group (`22/16* 22/16(3)` was written), and a
+    move on from a point goes with the checker that hit there (the order within a play stays this program's)."""
     assert format_moves([(22, 16, True), (22, 16, False), (22, 16, False), (22, 16, False)]) == "22/16*(4)"
     assert format_moves([(22, 16, True), (22, 16, False), (16, 10, False), (16, 10, False)]) == "22/16*/10(2)"
     assert format_moves([(22, 16, True), (22, 16, False), (16, 10, False), (10, 4, False)]) == "22/16 22/16*/4"
