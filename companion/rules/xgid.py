@@ -12,7 +12,6 @@ beaver (2); length 0 for money; max cube as log2.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from companion.errors import InvalidIdError, RulesError
