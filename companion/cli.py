@@ -336,10 +336,11 @@ def _recorder_for(args: argparse.Namespace, loaded=None):
         return recorder
     import time
 
-    # a match played now (not a file replayed, nor a film) is dated, as .mat and .sgf files carry it
-    metadata = {} if args.replay or args.video else {"EventDate": time.strftime("%Y.%m.%d")}
+    # a replayed file keeps its own information; a match played now (not a film) is dated, as .mat and .sgf carry it
     if loaded is not None:
         metadata = dict(loaded.header.metadata)
+    else:
+        metadata = {} if args.replay or args.video else {"EventDate": time.strftime("%Y.%m.%d")}
     header = JournalHeader(tuple(args.players), args.length, mode=args.mode or "record",
                            clock=args.clock, metadata=metadata)
     return Recorder.create(args.journal or _new_journal_path(_data_dir()), header)

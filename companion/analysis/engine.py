@@ -103,10 +103,14 @@ class CubeAdvice:
         """What doubling is worth to the doubler: the opponent answers as suits him."""
         return min(self.double_take, self.double_pass)
 
+    @property
+    def optimal(self) -> float:
+        """What the doubler's right choice, to double or to hold, is worth to him."""
+        return max(self.no_double, self.best_double)
+
     def doubling_cost(self, doubled: bool) -> float:
         """Equity the doubler loses by doubling (doubled=True) or holding (False), against the right choice."""
-        right = max(self.no_double, self.best_double)
-        return right - (self.best_double if doubled else self.no_double)
+        return self.optimal - (self.best_double if doubled else self.no_double)
 
     def answer_costs(self, beaver: bool = False) -> dict[str, float]:
         """Equity the taker loses by each answer ("take", "pass", and "beaver" where the rules allow it) against

@@ -93,8 +93,7 @@ gnubg's `isCloseCubedecision`."""
 
 
 def rate_double(advice: CubeAdvice, player: int, doubled: bool) -> CubeRating:
-    optimal = max(advice.no_double, advice.best_double)
-    close = doubled or optimal - min(advice.double_take, 1.0) < CLOSE_CUBE
+    close = doubled or advice.optimal - min(advice.double_take, 1.0) < CLOSE_CUBE
     return CubeRating(player, "double" if doubled else "no-double", advice.doubling_cost(doubled), close=close)
 
 
