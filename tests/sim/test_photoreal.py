@@ -317,3 +317,24 @@ def test_the_label_says_which_dice_were_thrown_cocked(tmp_path):
     assert post.label_for(board, frame, raw, lens, None)["dice_cocked"] == [False, False]
     leaning = frame | {"dice_lean": [None, {"tilt": 20.0}]}
     assert post.label_for(board, leaning, raw, lens, None)["dice_cocked"] == [False, True]
+
+
+def test_printed_boards_are_their_own_design_with_discs_and_flakes_that_no_held_out_board_has():
+    """From `FIRST_PRINTED_TRAIN_BOARD` the boards are the printed-dots design (dotted and tartan prints) and their
+    checker surfaces may be an inset disc or metal flakes; every board before keeps the four patterns it had, and
+    no held-out board draws a surface at all."""
+    from companion.sim.photoreal import spec
+
+    first = spec.FIRST_PRINTED_TRAIN_BOARD
+    assert {board_spec("train", b)["design"] for b in range(first, first + 12)} == {"printed-dots"}
+    assert "printed-dots" not in {board_spec("train", b)["design"] for b in range(first - 60, first)}
+    kinds = {m["kind"] for b in range(first, first + 40) for m in
+             [board_spec("train", b)["materials"]["field"], *board_spec("train", b)["materials"]["points"]]}
+    assert {"dots", "plaid"} <= kinds and not {"dots", "plaid"} & {k for d in HELDOUT_DESIGNS for k in d.field + d.points}
+    surfaces = [s for b in range(first, first + 40) for s in board_spec("train", b)["checkers"]["surfaces"]]
+    assert {s["pattern"] for s in surfaces} == set(spec.PATTERNS_FROM_PRINTED)
+    discs = [s for s in surfaces if s["pattern"] == "disc"]
+    assert all(0.3 <= s["disc"] <= 0.8 and (s["shade"] < 0.85 or s["shade"] > 1.15) for s in discs)
+    assert all("disc" not in s for s in surfaces if s["pattern"] != "disc")
+    before = [s for b in range(first - 40, first) for s in board_spec("train", b)["checkers"]["surfaces"]]
+    assert {s["pattern"] for s in before} == set(spec.PATTERNS) and not any("disc" in s for s in before)

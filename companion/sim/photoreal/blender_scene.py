@@ -59,7 +59,7 @@ def _coords(nodes, links, scale):
 
 def material(name: str, spec: dict, rng: random.Random):
     """A board part's material: felt, leather, lacquer, vinyl, wood, inlaid, marble, cork, metal, printed, linen,
-    suede, patterned, speckled, slate, burl, veneer, mosaic, enamel, tiles."""
+    suede, patterned, speckled, slate, burl, veneer, mosaic, enamel, tiles, dots, plaid."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
@@ -127,6 +127,32 @@ def material(name: str, spec: dict, rng: random.Random):
         tex.inputs["Scale"].default_value = rng.uniform(3, 12) if pick != "checker" else rng.uniform(20, 80)
         links.new(vector, tex.inputs["Vector"])
         colour = _ramp(nodes, links, tex.outputs["Fac"], a, b, (0.3, 0.7))
+    elif kind == "dots":  # polka dots, 3-60 mm, on a grid or scattered, crisp or a little soft
+        cells = nodes.new("ShaderNodeTexVoronoi")
+        cells.inputs["Scale"].default_value = rng.uniform(12, 120)
+        cells.inputs["Randomness"].default_value = rng.choice([0.0, 0.0, rng.uniform(0.3, 1.0)])
+        links.new(vector, cells.inputs["Vector"])
+        radius = rng.uniform(0.12, 0.42)
+        colour = _ramp(nodes, links, cells.outputs["Distance"], b, a, (radius, radius + rng.uniform(0.005, 0.05)))
+        bump_height = cells.outputs["Distance"] if rng.random() < 0.3 else None
+        bsdf.inputs["Coat Weight"].default_value = rng.uniform(0, 0.8)
+    elif kind == "plaid":  # a tartan: stripes of two widths both ways over a ground, and a fine weave
+        across = nodes.new("ShaderNodeMath")
+        across.operation = "MAXIMUM"
+        for axis, socket in zip("XY", across.inputs[:2]):
+            wave = nodes.new("ShaderNodeTexWave")
+            wave.bands_direction = axis
+            wave.wave_profile = "SAW"
+            wave.inputs["Scale"].default_value = rng.uniform(3, 12)
+            links.new(vector, wave.inputs["Vector"])
+            links.new(wave.outputs["Fac"], socket)
+        stripe = rng.uniform(0.55, 0.85)
+        colour = _ramp(nodes, links, across.outputs["Value"], a, b, (stripe, stripe + rng.uniform(0.01, 0.1)))
+        fine = nodes.new("ShaderNodeTexWave")
+        fine.inputs["Scale"].default_value = rng.uniform(250, 500)
+        links.new(vector, fine.inputs["Vector"])
+        bump_height = fine.outputs["Fac"]
+        bsdf.inputs["Sheen Weight"].default_value = rng.uniform(0.2, 0.7)
     elif kind == "speckled":  # terrazzo-like chips in a ground
         cells = nodes.new("ShaderNodeTexVoronoi")
         cells.inputs["Scale"].default_value = rng.uniform(60, 200)
@@ -217,8 +243,9 @@ def material(name: str, spec: dict, rng: random.Random):
     return mat
 
 
-def surface_material(name: str, rgb, surface: dict):
-    """A checker set's surface drawn from continuous ranges (`spec._checker_surface`)."""
+def surface_material(name: str, rgb, surface: dict, radius: float):
+    """A checker set's surface drawn from continuous ranges (`spec._checker_surface`); `radius` is the checker's,
+    in metres, for an inset disc."""
     mat = bpy.data.materials.new(name)
     mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
@@ -233,7 +260,35 @@ def surface_material(name: str, rgb, surface: dict):
         bsdf.inputs["Subsurface Weight"].default_value = surface["subsurface"]
         bsdf.inputs["Subsurface Scale"].default_value = 0.002
         bsdf.inputs["Subsurface Radius"].default_value = (1.0, 0.6, 0.4)
-    if surface["pattern"] != "none":
+    other = [min(1.0, c * surface["shade"] + (0.06 if surface["shade"] > 1 else 0.0)) for c in rgb]
+    if surface["pattern"] == "disc":  # the top's middle another shade, out to a share of the radius
+        coord = nodes.new("ShaderNodeTexCoord")
+        flat = nodes.new("ShaderNodeVectorMath")
+        flat.operation = "MULTIPLY"
+        flat.inputs[1].default_value = (1.0, 1.0, 0.0)
+        links.new(coord.outputs["Object"], flat.inputs[0])
+        off_axis = nodes.new("ShaderNodeVectorMath")
+        off_axis.operation = "LENGTH"
+        links.new(flat.outputs["Vector"], off_axis.inputs[0])
+        edge = surface["disc"] * radius
+        links.new(_ramp(nodes, links, off_axis.outputs["Value"], other, rgb, (edge, edge * 1.03)),
+                  bsdf.inputs["Base Color"])
+    elif surface["pattern"] == "flakes":  # metal flakes in the resin: a few cells of a bright conductor
+        vector = _coords(nodes, links, surface["scale"] * 2)
+        cells = nodes.new("ShaderNodeTexVoronoi")
+        links.new(vector, cells.inputs["Vector"])
+        flake = nodes.new("ShaderNodeMath")
+        flake.operation = "LESS_THAN"
+        flake.inputs[1].default_value = 0.18
+        links.new(cells.outputs["Distance"], flake.inputs[0])
+        links.new(flake.outputs["Value"], bsdf.inputs["Metallic"])
+        mix = nodes.new("ShaderNodeMix")
+        mix.data_type = "RGBA"
+        links.new(flake.outputs["Value"], mix.inputs["Factor"])
+        mix.inputs["A"].default_value = linear(rgb)
+        mix.inputs["B"].default_value = linear([min(1.0, c * 0.5 + 0.5) for c in rgb])
+        links.new(mix.outputs["Result"], bsdf.inputs["Base Color"])
+    elif surface["pattern"] != "none":
         vector = _coords(nodes, links, surface["scale"])
         if surface["pattern"] == "chips":
             texture = nodes.new("ShaderNodeTexVoronoi")
@@ -246,7 +301,6 @@ def surface_material(name: str, rgb, surface: dict):
             texture.inputs["Detail"].default_value = 3
             fac, pos = texture.outputs["Fac"], (0.3, 0.8)
         links.new(vector, texture.inputs["Vector"])
-        other = [min(1.0, c * surface["shade"] + (0.06 if surface["shade"] > 1 else 0.0)) for c in rgb]
         links.new(_ramp(nodes, links, fac, rgb, other, pos), bsdf.inputs["Base Color"])
     return mat
 
@@ -534,7 +588,7 @@ class BoardScene:
         out = []
         for i, rgb in enumerate(c["colours"]):
             def finished(name, colour, i=i):
-                return (surface_material(name, colour, c["surfaces"][i]) if "surfaces" in c
+                return (surface_material(name, colour, c["surfaces"][i], d / 2) if "surfaces" in c
                         else checker_material(name, colour, c["finish"], rng))
 
             # the draws in this order (the set's, the ring's colour, the ring's): earlier boards stay reproducible

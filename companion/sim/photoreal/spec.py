@@ -82,6 +82,12 @@ TRAIN_DESIGNS = (
     Design("tiled-swirl", ("tiles", "speckled"), ("tiles", "patterned", "lacquer"), ("wood", "lacquer"),
            ("grooved", "domed", "flat", "stepped"), ("swirl", "glossy", "satin"), (0.05, 0.10), (0.35, 0.45),
            (0.80, 0.98), frame_height=(2.0, 22.0), same_colour=0.35),
+    # prints with round motifs (polka dots from pinheads to a checker's size, in grids or scattered) and tartans on
+    # the field and the points; checkers with an inset disc on top or flecked with metal (`PATTERNS_FROM_PRINTED`):
+    # a round shape on an empty point is not a checker, and a checker's top need not be one shade
+    Design("printed-dots", ("dots", "plaid"), ("dots", "plaid", "felt", "lacquer"), ("wood", "leather", "vinyl"),
+           ("flat", "domed", "grooved", "stepped"), ("satin", "glossy"), (0.05, 0.10), (0.35, 0.45), (0.80, 0.98),
+           frame_height=(0.0, 22.0), same_colour=0.35),
 )
 FIRST_WIDER_TRAIN_BOARD = 40
 """Training boards before this were rendered when only the first four designs existed; they keep them, so every
@@ -128,6 +134,15 @@ fine-tuned on those frames stopped calling the flat renderer's cocked dice cocke
 boards 0-681 keep their dice flat."""
 COCKED_SHARE = 0.25
 """The share of a cocked-dice board's dice thrown cocked on its frames after the first (frame 0 throws none)."""
+FIRST_PRINTED_TRAIN_BOARD = 800
+"""Training boards from this one are the printed-dots design alone, and their checker surfaces may also be inset
+discs or metal flecks (`PATTERNS_FROM_PRINTED`): the held-out draws' misses are colours on finishes and empty points
+on patterns no training design had (boards 737-799 keep the nine designs before it; 737-789 are development
+boards, never trained on)."""
+PATTERNS = ("none", "rings", "bands", "chips")
+PATTERNS_FROM_PRINTED = PATTERNS + ("disc", "flakes")
+"""A checker surface's patterns: from `FIRST_PRINTED_TRAIN_BOARD` also an inset disc of another shade on the top
+(a turned or printed centre) and metal flakes in the resin (glitter)."""
 TOWER_STACKING = (0.25, 0.5, 0.25)
 """Layered, tower and column stacking's shares on the tower boards (0.5, 0.25, 0.25 elsewhere)."""
 TALL_SHARE = 0.6
@@ -198,6 +213,13 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
         c = _colour(rng, value, (0.05, 0.8))
         shift = float(rng.uniform(0.1, 0.3)) * (1 if _luminance(c) < 0.5 else -1)
         colours = [c, [min(1.0, max(0.0, x + shift)) for x in c]]
+    elif kind == "dots":  # a ground and dots of any other colour, often a strong contrast
+        c = _colour(rng, value, (0.0, 0.85))
+        colours = [c, _colour(rng, (0.05, 0.4) if _luminance(c) > 0.5 else (0.6, 0.98), (0.0, 0.9))
+                   if rng.random() < 0.6 else _colour(rng, (0.05, 0.95), (0.0, 0.9))]
+    elif kind == "plaid":  # a ground and the stripes crossing it
+        c = _colour(rng, value, (0.1, 0.85))
+        colours = [c, _colour(rng, (0.05, 0.95), (0.0, 0.9))]
     elif kind == "speckled":  # chips of one or two other colours in a ground
         colours = [_colour(rng, value, (0.0, 0.5)), _colour(rng, (0.05, 0.95), (0.0, 0.9))]
     else:
@@ -206,7 +228,7 @@ def _material(kind: str, rng: np.random.Generator, light: bool | None = None) ->
     roughness = {"felt": 0.95, "leather": 0.5, "lacquer": 0.06, "vinyl": 0.35, "marble": 0.12, "cork": 0.85,
                  "metal": 0.3, "wood": 0.45, "inlaid": 0.3, "printed": 0.5, "linen": 0.9, "suede": 0.8,
                  "patterned": 0.45, "speckled": 0.25, "slate": 0.1, "burl": 0.35, "veneer": 0.35,
-                 "mosaic": 0.3, "enamel": 0.08, "tiles": 0.25}[kind]
+                 "mosaic": 0.3, "enamel": 0.08, "tiles": 0.25, "dots": 0.45, "plaid": 0.85}[kind]
     return {"kind": kind, "colours": [[round(x, 4) for x in c] for c in colours],
             "roughness": round(roughness * float(rng.uniform(0.8, 1.2)), 3),
             "scale": round(float(rng.uniform(0.6, 1.6)), 3)}
@@ -220,12 +242,20 @@ def _any_checker_colours(rng: np.random.Generator, light: list[float], dark: lis
     return light, dark
 
 
-def _checker_surface(rng: np.random.Generator) -> dict[str, Any]:
+def _checker_surface(rng: np.random.Generator, patterns: tuple[str, ...] = PATTERNS) -> dict[str, Any]:
     """A checker set's surface from continuous ranges: roughness, clear coat, sheen, a little subsurface, and a
-    grain (rings), a band (straight or swirled) or chips pattern of a lighter or darker shade. Never
-    transmissive, thin-film or noise-veined: the held-out finishes (glass, pearl, marble) stay unseen; metallic
-    only from `FIRST_METALLIC_TRAIN_BOARD` (`_metallic`)."""
-    pattern = str(rng.choice(["none", "rings", "bands", "chips"], p=[0.4, 0.2, 0.25, 0.15]))
+    grain (rings), a band (straight or swirled) or chips pattern of a lighter or darker shade (and with
+    `PATTERNS_FROM_PRINTED` an inset disc or metal flakes). Never transmissive, thin-film or noise-veined: the
+    held-out finishes (glass, pearl, marble) stay unseen; metallic only from `FIRST_METALLIC_TRAIN_BOARD`
+    (`_metallic`)."""
+    if patterns == PATTERNS:  # as every board before the printed ones drew it
+        pattern = str(rng.choice(list(PATTERNS), p=[0.4, 0.2, 0.25, 0.15]))
+    else:
+        pattern = str(rng.choice(list(patterns), p=[0.2, 0.1, 0.15, 0.1, 0.25, 0.2]))
+    extra: dict[str, Any] = {}
+    if pattern == "disc":  # the disc's share of the radius; its shade from near to a strong contrast
+        extra = {"disc": round(float(rng.uniform(0.3, 0.8)), 3),
+                 "shade": round(float(rng.uniform(0.3, 0.85) if rng.random() < 0.5 else rng.uniform(1.15, 1.8)), 3)}
     return {
         "roughness": round(float(rng.uniform(0.04, 0.65)), 3),
         "coat": round(float(rng.uniform(0.2, 1.0)) if rng.random() < 0.6 else 0.0, 3),
@@ -236,7 +266,7 @@ def _checker_surface(rng: np.random.Generator) -> dict[str, Any]:
         "scale": round(float(rng.uniform(150, 400) if pattern == "chips" else rng.uniform(10, 60)), 1),
         "distortion": round(float(rng.uniform(0, 20)), 2),
         "shade": round(float(rng.uniform(0.55, 0.85) if rng.random() < 0.5 else rng.uniform(1.15, 1.4)), 3),
-    }
+    } | extra
 
 
 def _metallic(rng: np.random.Generator, surfaces: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -266,7 +296,9 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     rng = np.random.default_rng([SEED_BASE[split] + board, 1])
     designs = SPLITS[split]
     # by name: a design added later changes no board rendered before it
-    if split == "train":
+    if split == "train" and board >= FIRST_PRINTED_TRAIN_BOARD:
+        names = ("printed-dots",)
+    elif split == "train":
         names = (FIRST_DESIGNS if board < FIRST_WIDER_TRAIN_BOARD else WIDER_DESIGNS if board < FIRST_STONE_TRAIN_BOARD
                  else STONE_DESIGNS if board < FIRST_ALL_TRAIN_BOARD
                  else ALL_BUT_TILED if board < FIRST_TILED_TRAIN_BOARD
@@ -299,8 +331,9 @@ def board_spec(split: str, board: int) -> dict[str, Any]:
     surfaces = None
     if split == "train" and board >= FIRST_SURFACE_TRAIN_BOARD:  # a stream of its own: the draws above are kept
         surface_rng = np.random.default_rng([SEED_BASE[split] + board, 4])
-        first = _checker_surface(surface_rng)
-        surfaces = [first, first if surface_rng.random() < 0.6 else _checker_surface(surface_rng)]
+        patterns = PATTERNS_FROM_PRINTED if board >= FIRST_PRINTED_TRAIN_BOARD else PATTERNS
+        first = _checker_surface(surface_rng, patterns)
+        surfaces = [first, first if surface_rng.random() < 0.6 else _checker_surface(surface_rng, patterns)]
         finish = "surface"
         if board >= FIRST_METALLIC_TRAIN_BOARD:  # its own stream again: the surfaces drawn above are kept
             surfaces = _metallic(np.random.default_rng([SEED_BASE[split] + board, 5]), surfaces)
