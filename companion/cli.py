@@ -6,7 +6,9 @@ Errors a user can cause end with a one-line message on stderr and exit status 2,
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Callable, Sequence
@@ -21,6 +23,11 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors in one line, exit status 2: the full usage is one `--help` away."""
 
     def error(self, message: str):  # type: ignore[override]
+        typo = re.match(r"argument COMMAND: invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if typo:  # a mistyped command: the nearest one, not the whole list (Python 3.14's suggest_on_error)
+            choices = re.findall(r"'([^']*)'", typo[2])
+            near = difflib.get_close_matches(typo[1], choices, n=1)
+            message = f"no command {typo[1]!r}" + (f": did you mean {near[0]!r}?" if near else "")
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -662,25 +669,37 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if args.match:
         demo = files("companion") / "data" / "demo.mat"
         loaded, _ = load_any(str(demo))
-        recorder = Recorder.create(folder / "demo.jsonl",
-                                   JournalHeader(loaded.names, loaded.header.length, metadata={"Event": "demo"}))
+        recorder = Recorder.create(folder / "demo.jsonl", JournalHeader(loaded.names, loaded.header.length,
+                                                                        mode="train", metadata={"Event": "demo"}))
         source = ReplaySource(loaded.observations, args.delay, name="demo match")
     else:  # a game rendered as it is watched, read by vision
-        recorder = Recorder.create(folder / "demo.jsonl", JournalHeader(("Light", "Dark"), 0,
+        recorder = Recorder.create(folder / "demo.jsonl", JournalHeader(("Light", "Dark"), 0, mode="train",
                                                                         metadata={"Event": "demo film"}))
         source = FilmSource(seed=args.seed, dice_from_labels=args.dice == "labels")
     try:
         if args.no_ui:
-            args.print_events, args.seconds = True, args.seconds
+            args.print_events = True
             return _run_headless(recorder, source, args)
         from companion.tui.app import CompanionApp
 
-        CompanionApp(recorder, mode="train", source=source, export_path=folder / "demo.mat").run()
+        app = CompanionApp(recorder, mode="train", source=source, export_path=folder / "demo.mat")
+        app.run(auto_pilot=_stop_after(args.seconds) if args.seconds else None)
     finally:
         source.stop()
         recorder.close()
-    print(f"The demo's journal is in {folder}")
+        # said however the demo ended: its journal resumes it (`run --resume`), hints and ratings with it
+        print(f"The demo's journal is in {folder} (go on with it: companion run --resume {folder / 'demo.jsonl'})")
     return EXIT_OK
+
+
+def _stop_after(seconds: float):
+    """An auto-pilot for `App.run` that closes the app after `seconds`, as `--seconds` stops the headless demo."""
+    import asyncio
+
+    async def stop(pilot) -> None:
+        await asyncio.sleep(seconds)
+        pilot.app.exit()
+    return stop
 
 
 # -- vision ----------------------------------------------------------------------------------------------
@@ -1178,7 +1197,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.set_defaults(handler=_cmd_analyse)
 
     for name, text in (("convert", "convert between a journal (.jsonl), .mat/.txt and .sgf"),
-                       ("export", "write a recorded match (a journal) as .mat or .sgf")):
+                       ("export", "write a recorded match as .mat or .sgf (convert by another name: either reads "
+                                  "and writes a journal, .mat/.txt and .sgf)")):
         convert = sub.add_parser(name, help=text, description=text.capitalize() + ". The match is replayed under "
                                  "the rules on the way; .mat refuses what it cannot carry (an illegal play that stood).")
         convert.add_argument("source", metavar="IN", help="journal, .mat/.txt or .sgf")
@@ -1264,8 +1284,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="read the dice from the film's pixels (default), or take them from its labels as a dice "
                            "cup would tell them")
     demo.add_argument("--delay", type=_seconds, default=0.4, help="with --match: seconds between observations")
-    demo.add_argument("--no-ui", action="store_true", help="print the events instead of showing the app")
-    demo.add_argument("--seconds", type=_seconds, default=0, help="stop after this long")
+    demo.add_argument("--no-ui", action="store_true",
+                      help="print the plays and verdicts instead of showing the app (hints and ratings are the app's)")
+    demo.add_argument("--seconds", type=_seconds, default=0, help="stop after this long, the app or the printing")
     demo.add_argument("--out", type=Path, help="with --no-ui: export the match here at the end")
     demo.set_defaults(handler=_cmd_demo)
 

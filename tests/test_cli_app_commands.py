@@ -151,12 +151,43 @@ def test_demo_app_starts_and_plays_with_hints(tmp_path, monkeypatch):
             seen["app"] = self
 
     monkeypatch.setattr(app_module, "CompanionApp", Probe)
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    monkeypatch.setattr(Probe, "run", lambda self: _run_headless_app(self))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # the process's temporary folder, already chosen
+    monkeypatch.setattr(Probe, "run", lambda self, auto_pilot=None: _run_headless_app(self))
     assert cli.main(["demo", "--match", "--delay", "0.05"]) == 0
     app = seen["app"]
     assert len(app.recorder.observations) > 5
     assert app.mode == "train"
+    # its journal says so: resumed (`run --resume`), the demo comes back with its hints and ratings
+    journal = next(tmp_path.glob("companion-demo-*/demo.jsonl"))
+    assert json.loads(journal.read_text().splitlines()[0])["mode"] == "train"
+
+
+def test_demo_app_stops_after_seconds_and_says_where_its_journal_is(tmp_path, monkeypatch, capsys):
+    """`demo --seconds` closed only the headless demo; the app ran on."""
+    import asyncio
+    import time
+
+    from companion import cli
+    from companion.tui import app as app_module
+
+    ran = {}
+
+    def run(self, auto_pilot=None):
+        async def go():
+            async with self.run_test(size=(100, 30)) as pilot:
+                start = time.monotonic()
+                await auto_pilot(pilot)
+                ran["after"] = time.monotonic() - start
+                await pilot.pause()
+                ran["running"] = self.is_running
+        asyncio.run(go())
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    monkeypatch.setattr(app_module.CompanionApp, "run", run)
+    assert cli.main(["demo", "--match", "--delay", "0.05", "--seconds", "0.5"]) == 0
+    assert 0.5 <= ran["after"] < 5 and not ran["running"]
+    journal = next(tmp_path.glob("companion-demo-*/demo.jsonl"))
+    assert f"companion run --resume {journal}" in capsys.readouterr().out
 
 
 def _run_headless_app(app):

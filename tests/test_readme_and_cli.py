@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion.cli import main
 from tests.conftest import MATCHES
 
@@ -69,3 +71,15 @@ def test_readme_main_command_runs_the_demo():
     assert first.strip().endswith("companion demo")
     out = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "no camera" in out.stdout
+
+
+def test_a_mistyped_command_is_told_the_nearest_one(capsys):
+    """`companion demmo` listed all fifteen commands, the one meant among them, with no hint which."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["demmo"])
+    assert stopped.value.code == 2
+    assert "no command 'demmo': did you mean 'demo'?" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["zzz"])
+    err = capsys.readouterr().err
+    assert "no command 'zzz'" in err and "did you mean" not in err and "companion --help" in err

@@ -21,13 +21,11 @@ class Skill(Enum):
 
     @classmethod
     def of(cls, loss: float) -> Skill:
-        if loss >= 0.16:
-            return cls.BLUNDER
-        if loss >= 0.08:
-            return cls.ERROR
-        if loss >= 0.04:
-            return cls.DOUBTFUL
-        return cls.GOOD
+        return next((skill for least, skill in SKILL_FLOORS if loss >= least), cls.GOOD)
+
+
+SKILL_FLOORS = ((0.16, Skill.BLUNDER), (0.08, Skill.ERROR), (0.04, Skill.DOUBTFUL))
+"""The least equity lost that makes a decision a blunder, an error, doubtful (gnubg's very bad, bad, doubtful)."""
 
 
 _RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),

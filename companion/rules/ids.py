@@ -26,11 +26,14 @@ def _b64decode(text: str, length: int, nbytes: int, what: str) -> bytes:
     if not isinstance(text, str):
         raise InvalidIdError(f"a {what} is a string, not {type(text).__name__}")
     text = text.strip()
-    if len(text) != length or not set(text) <= _B64:
-        raise InvalidIdError(
-            f"{text!r} is not a {what}: it has {length} characters from A-Z a-z 0-9 + / (e.g. "
-            f"{'4HPwATDgc/ABMA' if what == 'Position ID' else 'cAkAAAAAAAAA'})"
-        )
+    example = "4HPwATDgc/ABMA" if what == "Position ID" else "cAkAAAAAAAAA"
+    wrong = next((k for k, c in enumerate(text) if c not in _B64), None)
+    if wrong is not None:  # the character named where it stands, as the XGID's messages do
+        raise InvalidIdError(f"{text!r} is not a {what}: {text[wrong]!r} (character {wrong + 1}) is not one of "
+                             f"A-Z a-z 0-9 + / (e.g. {example})")
+    if len(text) != length:
+        raise InvalidIdError(f"{text!r} is not a {what}: a {what} has {length} characters, this has {len(text)} "
+                             f"(e.g. {example})")
     pad = "=" * (-len(text) % 4)
     try:
         raw = base64.b64decode(text + pad, validate=True)

@@ -76,6 +76,13 @@ class ObservationArrived(Message):
         self.observation = observation
 
 
+WORDS_FOR_KEYS = dict.fromkeys(("help", "keys", "commands", "menu"), "? lists the keys, ctrl+p every command; "
+                                "a play is typed as 8/5 6/5, dice as 31") | dict.fromkeys(
+    ("hint", "hints", "best", "analyse", "analyze"), "h shows or hides the hints (training mode), x looks deeper; "
+                                                   "v reviews the match's plays")
+"""Words a newcomer types for help, answered with the keys that give it (they read as a failed play before)."""
+
+
 class SourceStatus(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
@@ -153,10 +160,11 @@ class CommandLine(Input):
 
 
 SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double", "undo", "clock",
-                                   "toggle_hints"})
+                                   "toggle_hints", "deep", "illegal_view"})
 """Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Double while the
 next player to roll may double, Take and Pass while a double waits, Undo while there is something to undo, Clock with
-a match clock, Hints outside referee mode. Pressed at another time they still act, and say why they do not apply;
+a match clock, Hints and Deeper outside referee mode, Look while an illegal play waits. Pressed at another time they
+still act, and say why they do not apply;
 the command palette offers them only while they apply."""
 
 INTO_THE_GAME = frozenset({"accept", "correct", "double", "take", "pass_double", "beaver", "undo", "new_game",
@@ -274,7 +282,8 @@ class CompanionApp(App):
     def get_system_commands(self, screen):
         """The command palette (ctrl+p) offers every action by name, with its key, besides Textual's own; and the
         resignations, which have no key (typed `resign 2`)."""
-        yield from super().get_system_commands(screen)
+        # Textual's own, but its "Keys": "List the keys" is this app's, with what each key does here
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
         keys = {b.action: b.key_display or b.key.split(",")[0] for b in self.BINDINGS}  # type: ignore[union-attr]
         for name, (title, help_text) in ACTIONS.items():
             if name in SHOWN_WHILE_THEY_APPLY | INTO_THE_GAME and not self.check_action(name, ()):
@@ -304,7 +313,7 @@ class CompanionApp(App):
             return self.clock is not None and (self.clock_paused or not self._clock_stands())
         if action == "undo":
             return self.recorder.referee.can_undo
-        if action == "toggle_hints":
+        if action in ("toggle_hints", "deep"):
             return self.mode != "referee"
         if action not in SHOWN_WHILE_THEY_APPLY:
             return True
@@ -312,7 +321,7 @@ class CompanionApp(App):
         if state.match_over:
             return False
         game = state.game
-        if action in ("accept", "correct"):
+        if action in ("accept", "correct", "illegal_view"):
             return state.pending is not None
         if action == "double":
             return self._double_now_refused() is None
@@ -510,6 +519,11 @@ class CompanionApp(App):
             # a key typed because it began a word (`key_is_typed`), entered alone: its action, as the key's
             # (`n` asks first, as it does pressed; typed as a word, `n` would not)
             await self.act_on_key(self.single_keys[text.lower()])
+            return
+        if text.lower() in WORDS_FOR_KEYS:  # a newcomer asking, not a play: say where it is
+            self.show_verdict(f"[b yellow]{text!r} is not a play or a command[/]: {WORDS_FOR_KEYS[text.lower()]}")
+            message.input.value = text
+            message.input.select_all()
             return
         if referee.state.match_over:  # it was journalled and came to nothing, with nothing said
             self.show_verdict(f"[b yellow]The match is over[/]: nothing more is recorded. {MATCH_OVER_HELP}")
@@ -1115,8 +1129,9 @@ def hint_header(plays: list[tuple[str, float, float | None, float]], width: int,
     """What `hint_rows`' columns are, over them: whose plays, equity, and the chances and loss where they show."""
     column, with_mwc, with_loss = _hint_layout(plays, width)
     label = f"{player}'s play" if len(player) + 7 <= column else "play"
-    if _figures_first(column, width):
-        return f"{'':3}{'equity':>6} {player}'s play"
+    if _figures_first(column, width):  # the name only where the line still fits (a long one wrapped the header)
+        whose = f"{player}'s play" if len(f"{'':3}{'equity':>6} {player}'s play") <= width else "play"
+        return f"{'':3}{'equity':>6} {whose}"
     return (f"{'':3}{label:<{column}} {'equity':>6}" + (f" {'MWC':>6}" if with_mwc else "")
             + (f"  {'cost':>6}" if with_loss and len(plays) > 1 else ""))
 

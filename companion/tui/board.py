@@ -18,6 +18,19 @@ MY_BAR, THEIR_BAR = 25, 0
 """Cursor places besides the points 1..24 (the viewer's numbering): the two halves of the bar."""
 
 
+def short_name(name: str, room: int) -> str:
+    """`name` in at most `room` characters, still telling players apart: whole if it fits, else its words'
+    initials ("Player 1" is "P1", not "Playe"), else cut with a full stop ("Bartholomew" is "Bart.")."""
+    if len(name) <= room:
+        return name
+    words = name.split()
+    if len(words) > 1:
+        initials = "".join(w if w.isdigit() else w[0] for w in words)
+        if len(initials) <= room:
+            return initials
+    return name[:room - 1] + "."
+
+
 def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None = None,
                  cursor: int | None = None, marks: frozenset[int] = frozenset(),
                  names: tuple[str, str] | None = None, numbered_for: int | None = None) -> Text:
@@ -64,7 +77,7 @@ def render_board(game: GameState, viewer: int = 0, dice: tuple[int, ...] | None 
     out.append_text(_numbers(top, cursor, THEIR_BAR, marks, flip))
     if flip and names is not None:
         # whose numbers, where they are not the viewer's; no wider than the trays' column below it
-        out.append(f" {names[numbered_for][:5]}'s", style="dim")
+        out.append(f" {short_name(names[numbered_for], 5)}'s", style="dim")
     out.append("\n")
     out.append("┌" + "─" * 18 + "┬───┬" + "─" * 18 + "┐\n")
     for level in range(STACK):

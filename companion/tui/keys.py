@@ -13,6 +13,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from companion.analysis.rating import SKILL_FLOORS
+
 ACTIONS: dict[str, tuple[str, str]] = {
     "accept": ("Accept the illegal play", "The opponent lets it stand"),
     "correct": ("Request a correction", "The illegal play is played again"),
@@ -44,6 +46,22 @@ TYPED = (
     ("resign 1|2|3", "offer to resign a single game, a gammon, a backgammon"),
 )
 """What the input line takes, typed and entered."""
+
+WORDS = (
+    ("pips", "the pips each side still has to move to bear off: fewer is ahead in the race"),
+    ("equity", "what the position is worth to the player on roll, in points a game: +1 a sure single win, -1 a sure "
+               "loss, beyond them with gammons; with the cube as it stands"),
+    ("MWC", "match winning chances: the chance to win the match from here (match play)"),
+    ("cost", "the equity a play or cube action gave away against the best one"),
+    ("doubtful, error, blunder", ", ".join(f"{skill.value} from {least}" for least, skill in reversed(SKILL_FLOORS))
+     + " lost"),
+    ("mEMG", "error rate: thousandths of a point lost a decision (normalised to money play)"),
+    ("1-ply, 2-ply", "how many rolls ahead the engine looks (x looks deeper)"),
+    ("No double, take", "cube advice: what the player to roll should do, then what the opponent should answer"),
+    ("beaver", "take and redouble at once, keeping the cube (money play)"),
+    ("XGID, Position ID", "a position as text, for GNU Backgammon or eXtreme Gammon (i copies them)"),
+)
+"""The words the hints, cube advice and ratings use, for a newcomer."""
 
 
 def key_table(keys: Sequence[tuple[str, str]], columns: int = 2) -> Table:
@@ -88,6 +106,13 @@ class KeysScreen(ModalScreen[None]):
             yield Static("[b]Typed[/] on the input line, then Enter:")
             yield Static(typed, id="typed")
             yield Static("Escape, q or ? closes this list; ctrl+p finds an action by name.")
+            words = Table.grid(padding=(0, 2))
+            words.add_column(style="bold", no_wrap=True)
+            words.add_column()
+            for word, meaning in WORDS:
+                words.add_row(word, meaning)
+            yield Static("[b]Words[/] the hints and ratings use:")
+            yield Static(words, id="words")
 
 
-__all__ = ["ACTIONS", "KeysScreen", "TYPED", "key_table"]
+__all__ = ["ACTIONS", "KeysScreen", "TYPED", "WORDS", "key_table"]

@@ -129,6 +129,16 @@ def test_malformed_position_ids_are_rejected_clearly(bad):
         Position.from_position_id(bad)
 
 
+def test_a_malformed_id_says_how_long_it_is_and_which_character_is_wrong():
+    """A 13-character Position ID was told "it has 14 characters", the length it should have had."""
+    with pytest.raises(InvalidIdError, match="a Position ID has 14 characters, this has 13"):
+        Position.from_position_id("4HPwATDgc/ABM")
+    with pytest.raises(InvalidIdError, match=r"'!' \(character 5\) is not one of"):
+        Position.from_position_id("4HPw!TDgc/ABMA")
+    with pytest.raises(InvalidIdError, match="a Match ID has 12 characters, this has 13"):
+        decode_match_id("cAkAAAAAAAAAA")
+
+
 def test_position_id_with_too_many_checkers_is_rejected():
     with pytest.raises(InvalidIdError, match="Position ID"):
         Position.from_position_id("//////////////")

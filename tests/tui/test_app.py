@@ -97,6 +97,7 @@ async def test_an_illegal_play_typed_with_a_bang_reaches_the_correction_window_f
             app, IllegalPlay)
         await _type(pilot, "13/9 6/5!")
         assert _events(app, IllegalPlay) and "Illegal" in str(app.query_one("#verdict").render())
+        assert "Look at the illegal play" in {c.title for c in app.get_system_commands(app.screen)}
         app.set_focus(None)
         await pilot.press("c")
         await pilot.pause()
@@ -318,10 +319,17 @@ async def test_question_mark_lists_every_key_even_those_the_footer_has_no_room_f
         await pilot.pause()
         assert isinstance(app.screen, KeysScreen) and app.query_one("#command").value == ""
         console = Console(width=76, record=True, file=io.StringIO())
-        for part in app.screen.query("#keys Static"):
+        parts = list(app.screen.query("#keys Static"))
+        words = next(k for k, part in enumerate(parts) if str(part.content).startswith("[b]Words"))
+        for part in parts[:words]:
             console.print(part.content)
         listed = [" ".join(line.split()) for line in console.export_text().splitlines()]
-        assert len(listed) <= 22  # at 80x24 it all shows, borders and all
+        assert len(listed) <= 22  # at 80x24 the keys and the line's words all show, borders and all
+        # below them, scrolled to, the words the hints use (a newcomer met equity, MWC, mEMG unexplained)
+        glossary = Console(width=76, record=True, file=io.StringIO())
+        glossary.print(parts[words + 1].content)
+        said = " ".join(glossary.export_text().split())
+        assert all(word in said for word in ("equity", "MWC", "mEMG", "blunder from 0.16")), said
         for binding in CompanionApp.BINDINGS:  # every binding, those the footer never shows too
             title = ACTIONS[binding.action][0]
             shown = {"question_mark,f1": "? F1", "colon": ":"}.get(binding.key, binding.key)
@@ -678,6 +686,8 @@ async def test_the_palette_offers_a_resignation_and_names_each_commands_key(tmp_
         # what cannot be done now is not offered: no illegal play waits, no double after the roll, no beaver in
         # match play
         assert not {"Accept the illegal play", "Double", "Take", "Pass", "Beaver"} & set(commands)
+        # a trial found "Look at the illegal play" offered with none waiting, and Textual's "Keys" beside this app's
+        assert not {"Look at the illegal play", "Keys"} & set(commands)
         app.set_focus(None)
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -1001,3 +1011,19 @@ async def test_a_board_the_referee_takes_for_a_legal_play_goes_back_to_the_sourc
         events = app.apply(seen("13/9 6/5")) + app.apply(DiceReading(()))  # 4 and 1 played with 5-2
         assert any(isinstance(e, IllegalPlay) for e in events)
         assert len(source.confirmed) == 1
+
+
+async def test_help_or_hint_typed_as_a_word_points_to_the_keys_and_records_nothing(tmp_path):
+    """A newcomer typing `help` or `hint` was told "cannot read 'help': a move is FROM/TO"."""
+    app = _app(tmp_path, mode="train")
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31")
+        entries = len(app.recorder.observations)
+        await _type(pilot, "help")
+        verdict = str(app.query_one("#verdict").render())
+        assert "'help' is not a play" in verdict and "? lists the keys" in verdict and "FROM/TO" not in verdict
+        await _type(pilot, "Hint")
+        assert "h shows or hides the hints" in str(app.query_one("#verdict").render())
+        assert len(app.recorder.observations) == entries
+        await _type(pilot, "8/5 6/5")
+        assert _events(app, PlayMade)[-1].play.notation == "8/5 6/5"

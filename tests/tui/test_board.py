@@ -90,6 +90,8 @@ def test_a_play_too_long_for_its_row_comes_after_its_equity():
     rows = hint_rows(plays, 26)
     assert rows == ["1. +0.527 bar/20 13/8(2) 6/1*", "2. +0.410 bar/15 13/8 6/1*"]
     assert hint_header(plays, 26, "Bob").split() == ["equity", "Bob's", "play"]
+    # a name too long for the panel wrapped the header ("equity Kévin Unger's" over "play"): then "play" alone
+    assert hint_header(plays, 26, "Kévin Unger") == f"{'':3}{'equity':>6} play"
     assert hint_rows(plays, 40)[0].startswith("1. bar/20 13/8(2) 6/1*")  # where it fits, the play comes first
 
 
@@ -108,3 +110,8 @@ def test_the_numbers_can_be_the_player_on_rolls_own_with_his_name_beside_them():
     width = max(len(line) for line in own.splitlines())
     long = render_board(game, 0, names=("Ann", "Bartholomew"), numbered_for=1)
     assert max(len(line) for line in str(long).splitlines()) <= width  # the name no wider than the trays' column
+    assert str(long).splitlines()[0].split()[-1] == "Bart.'s"
+    # the default names were both cut to "Playe's": whose numbers they are must still show
+    default = render_board(game, 0, names=("Player 0", "Player 1"), numbered_for=1)
+    assert str(default).splitlines()[0].split()[-1] == "P1's"
+    assert max(len(line) for line in str(default).splitlines()) <= width
