@@ -9,6 +9,7 @@ import argparse
 import difflib
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import Callable, Sequence
@@ -23,10 +24,11 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors in one line, exit status 2: the full usage is one `--help` away."""
 
     def error(self, message: str):  # type: ignore[override]
-        typo = re.match(r"argument COMMAND: invalid choice: '([^']*)' \(choose from (.*)\)$", message)
-        if typo:  # a mistyped command: the nearest one, not the whole list (Python 3.14's suggest_on_error)
-            choices = re.findall(r"'([^']*)'", typo[2])
-            near = difflib.get_close_matches(typo[1], choices, n=1)
+        typo = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+        commands = next((a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if typo and commands:  # a mistyped command: the nearest one, as Python 3.14's suggest_on_error does (the
+            # choices from the parser, not the message: 3.12.8 and 3.13.1 print them unquoted)
+            near = difflib.get_close_matches(typo[1], list(commands), n=1)
             message = f"no command {typo[1]!r}" + (f": did you mean {near[0]!r}?" if near else "")
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
@@ -688,17 +690,17 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         source.stop()
         recorder.close()
         # said however the demo ended: its journal resumes it (`run --resume`), hints and ratings with it
-        print(f"The demo's journal is in {folder} (go on with it: companion run --resume {folder / 'demo.jsonl'})")
+        print(f"The demo's journal is in {folder} (go on with it: companion run --resume "
+              f"{shlex.quote(str(folder / 'demo.jsonl'))})")
     return EXIT_OK
 
 
 def _stop_after(seconds: float):
     """An auto-pilot for `App.run` that closes the app after `seconds`, as `--seconds` stops the headless demo."""
-    import asyncio
-
     async def stop(pilot) -> None:
-        await asyncio.sleep(seconds)
-        pilot.app.exit()
+        # a timer, not a sleep here: Textual waits for the auto-pilot before it shuts down, so a user quitting
+        # early would wait out the seconds
+        pilot.app.set_timer(seconds, pilot.app.exit)
     return stop
 
 

@@ -163,31 +163,34 @@ def test_demo_app_starts_and_plays_with_hints(tmp_path, monkeypatch):
 
 
 def test_demo_app_stops_after_seconds_and_says_where_its_journal_is(tmp_path, monkeypatch, capsys):
-    """`demo --seconds` closed only the headless demo; the app ran on."""
-    import asyncio
+    """`demo --seconds` closed only the headless demo; the app ran on. Quit earlier, the app must not wait the
+    seconds out (a sleeping auto-pilot held Textual's shutdown)."""
     import time
 
     from companion import cli
     from companion.tui import app as app_module
 
-    ran = {}
+    original, took = app_module.CompanionApp.run, []
 
-    def run(self, auto_pilot=None):
-        async def go():
-            async with self.run_test(size=(100, 30)) as pilot:
-                start = time.monotonic()
-                await auto_pilot(pilot)
-                ran["after"] = time.monotonic() - start
-                await pilot.pause()
-                ran["running"] = self.is_running
-        asyncio.run(go())
+    def run(self, auto_pilot=None, quit_after=None):
+        async def then_quit(pilot):
+            await auto_pilot(pilot)
+            if quit_after is not None:
+                await pilot.pause(quit_after)
+                pilot.app.exit()
+        start = time.monotonic()
+        original(self, headless=True, auto_pilot=then_quit)
+        took.append(time.monotonic() - start)
 
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     monkeypatch.setattr(app_module.CompanionApp, "run", run)
     assert cli.main(["demo", "--match", "--delay", "0.05", "--seconds", "0.5"]) == 0
-    assert 0.5 <= ran["after"] < 5 and not ran["running"]
+    assert 0.5 <= took[-1] < 8
     journal = next(tmp_path.glob("companion-demo-*/demo.jsonl"))
     assert f"companion run --resume {journal}" in capsys.readouterr().out
+    monkeypatch.setattr(app_module.CompanionApp, "run", lambda self, auto_pilot=None: run(self, auto_pilot, 0.3))
+    assert cli.main(["demo", "--match", "--delay", "0.05", "--seconds", "60"]) == 0
+    assert took[-1] < 15  # quit after 0.3 s: not the minute
 
 
 def _run_headless_app(app):

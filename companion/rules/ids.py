@@ -27,6 +27,9 @@ def _b64decode(text: str, length: int, nbytes: int, what: str) -> bytes:
         raise InvalidIdError(f"a {what} is a string, not {type(text).__name__}")
     text = text.strip()
     example = "4HPwATDgc/ABMA" if what == "Position ID" else "cAkAAAAAAAAA"
+    if what == "Position ID" and ":" in text:  # gnubg's "PositionID:MatchID" pair pasted whole
+        raise InvalidIdError(f"{text!r} is not a Position ID: it looks like gnubg's Position ID:Match ID pair; "
+                             f"give the Position ID alone (the part before ':')")
     wrong = next((k for k, c in enumerate(text) if c not in _B64), None)
     if wrong is not None:  # the character named where it stands, as the XGID's messages do
         raise InvalidIdError(f"{text!r} is not a {what}: {text[wrong]!r} (character {wrong + 1}) is not one of "

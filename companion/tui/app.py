@@ -78,7 +78,7 @@ class ObservationArrived(Message):
 
 WORDS_FOR_KEYS = dict.fromkeys(("help", "keys", "commands", "menu"), "? lists the keys, ctrl+p every command; "
                                 "a play is typed as 8/5 6/5, dice as 31") | dict.fromkeys(
-    ("hint", "hints", "best", "analyse", "analyze"), "h shows or hides the hints (training mode), x looks deeper; "
+    ("hint", "hints", "best", "analyse", "analyze"), "h shows or hides the hints (not in referee mode), x looks deeper; "
                                                    "v reviews the match's plays")
 """Words a newcomer types for help, answered with the keys that give it (they read as a failed play before)."""
 
@@ -512,6 +512,10 @@ class CompanionApp(App):
         message.input.value = ""
         if not text:
             return
+        if text.lower() in WORDS_FOR_KEYS:  # a newcomer asking, not a play (in the demo too): say where it is;
+            # the line is left empty, so the key named acts at once
+            self.show_verdict(f"[b yellow]{text!r} is not a play or a command[/]: {WORDS_FOR_KEYS[text.lower()]}")
+            return
         if text.lower() not in self.single_keys and self._mixes_into_the_source():
             return  # not kept: a line left on it would take the keys (q typed a q instead of quitting)
         referee = self.recorder.referee
@@ -519,11 +523,6 @@ class CompanionApp(App):
             # a key typed because it began a word (`key_is_typed`), entered alone: its action, as the key's
             # (`n` asks first, as it does pressed; typed as a word, `n` would not)
             await self.act_on_key(self.single_keys[text.lower()])
-            return
-        if text.lower() in WORDS_FOR_KEYS:  # a newcomer asking, not a play: say where it is
-            self.show_verdict(f"[b yellow]{text!r} is not a play or a command[/]: {WORDS_FOR_KEYS[text.lower()]}")
-            message.input.value = text
-            message.input.select_all()
             return
         if referee.state.match_over:  # it was journalled and came to nothing, with nothing said
             self.show_verdict(f"[b yellow]The match is over[/]: nothing more is recorded. {MATCH_OVER_HELP}")

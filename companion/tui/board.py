@@ -19,8 +19,9 @@ MY_BAR, THEIR_BAR = 25, 0
 
 
 def short_name(name: str, room: int) -> str:
-    """`name` in at most `room` characters, still telling players apart: whole if it fits, else its words'
-    initials ("Player 1" is "P1", not "Playe"), else cut with a full stop ("Bartholomew" is "Bart.")."""
+    """`name` in at most `room` characters: whole if it fits, else its words' initials with any number kept
+    ("Player 1" is "P1": the default names were both "Playe"), else cut with a full stop ("Bartholomew" is
+    "Bart.")."""
     if len(name) <= room:
         return name
     words = name.split()

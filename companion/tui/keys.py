@@ -54,11 +54,11 @@ WORDS = (
     ("MWC", "match winning chances: the chance to win the match from here (match play)"),
     ("cost", "the equity a play or cube action gave away against the best one"),
     ("doubtful, error, blunder", ", ".join(f"{skill.value} from {least}" for least, skill in reversed(SKILL_FLOORS))
-     + " lost"),
+     + " points of equity lost"),
     ("mEMG", "error rate: thousandths of a point lost a decision (normalised to money play)"),
     ("1-ply, 2-ply", "how many rolls ahead the engine looks (x looks deeper)"),
     ("No double, take", "cube advice: what the player to roll should do, then what the opponent should answer"),
-    ("beaver", "take and redouble at once, keeping the cube (money play)"),
+    ("beaver", ACTIONS["beaver"][1][0].lower() + ACTIONS["beaver"][1][1:]),
     ("XGID, Position ID", "a position as text, for GNU Backgammon or eXtreme Gammon (i copies them)"),
 )
 """The words the hints, cube advice and ratings use, for a newcomer."""

@@ -135,6 +135,8 @@ def test_a_malformed_id_says_how_long_it_is_and_which_character_is_wrong():
         Position.from_position_id("4HPwATDgc/ABM")
     with pytest.raises(InvalidIdError, match=r"'!' \(character 5\) is not one of"):
         Position.from_position_id("4HPw!TDgc/ABMA")
+    with pytest.raises(InvalidIdError, match="Position ID:Match ID pair; give the Position ID alone"):
+        Position.from_position_id("4HPwATDgc/ABMA:cAkAAAAAAAAA")
     with pytest.raises(InvalidIdError, match="a Match ID has 12 characters, this has 13"):
         decode_match_id("cAkAAAAAAAAAA")
 

@@ -1025,5 +1025,27 @@ async def test_help_or_hint_typed_as_a_word_points_to_the_keys_and_records_nothi
         await _type(pilot, "Hint")
         assert "h shows or hides the hints" in str(app.query_one("#verdict").render())
         assert len(app.recorder.observations) == entries
+        # the line is left empty, so the key the answer names acts at once (kept, it typed a '?')
+        assert app.query_one("#command").value == ""
+        await pilot.press("question_mark")
+        await pilot.pause()
+        from companion.tui.keys import KeysScreen
+
+        assert isinstance(app.screen, KeysScreen)
+        await pilot.press("escape")
+        await pilot.pause()
         await _type(pilot, "8/5 6/5")
         assert _events(app, PlayMade)[-1].play.notation == "8/5 6/5"
+
+
+async def test_help_typed_while_the_demo_plays_is_answered_too(tmp_path):
+    """The demo is where a newcomer asks first; a playing source refused the word before it was looked at."""
+    loaded, _ = load_any(MATCHES / "gbf__test.mat")
+    source = ReplaySource(loaded.observations[:6], 30.0)
+    app = _app(tmp_path, mode="train", length=7, source=source)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "help")
+        assert "? lists the keys" in str(app.query_one("#verdict").render())
+        source.stop()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
