@@ -137,6 +137,13 @@ def main() -> int:
     parser.add_argument("--out", type=Path,
                         default=Path(__file__).resolve().parents[1] / "companion/vision/models/strips.onnx")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--teacher", type=Path,
+                        help="a shipped .onnx strip network whose answers the new one keeps close to on every "
+                             "training strip (learning without forgetting: the data it learnt from may be gone)")
+    parser.add_argument("--distill", type=float, default=1.0, help="with --teacher: the weight of keeping close")
+    parser.add_argument("--where-right", action="store_true",
+                        help="with --teacher: keep close only on the strips the teacher reads right (its misses "
+                             "on new boards are learnt from the labels alone)")
     parser.add_argument("--tall", type=int, default=1,
                         help="show strips of 6 checkers and more this many times an epoch (they are rare in games); "
                              "the loss is adjusted for it (`tall_prior`), so their frequency stays as --data weighs it")
@@ -156,6 +163,7 @@ def main() -> int:
     steps = args.epochs * (len(train_rows) // args.batch)
     opt, sched = one_cycle(model, args.lr, steps)
     prior = tall_prior(args.tall)
+    teacher = Teacher(args.teacher, args.where_right) if args.teacher else None
     start, step = time.perf_counter(), 0
     for epoch in range(args.epochs):
         model.train()
@@ -170,6 +178,8 @@ def main() -> int:
             target = np.where(flipped, -offsets[rows], offsets[rows])
             known = torch.from_numpy(~np.isnan(target))
             loss = F.cross_entropy(logits + prior, torch.from_numpy(y[rows]))
+            if teacher is not None:
+                loss = loss + args.distill * teacher.divergence(inputs, logits, torch.from_numpy(y[rows]))
             if known.any():
                 # offsets in point widths are ~0.1: weighted so the offset head's error counts like a few % of
                 # the count loss
@@ -198,6 +208,33 @@ def main() -> int:
              bias=head.bias.detach().numpy().copy())
     print(f"saved {args.out} and its last layer (strips_head.npz, what calibration adapts)")
     return 0
+
+
+class Teacher:
+    """An earlier network's answers as soft targets (Li and Hoiem, "Learning without Forgetting", 2017): a
+    fine-tune on new boards then keeps what the earlier network read right on strips like the old training data,
+    which this machine no longer has."""
+
+    TEMPERATURE = 2.0
+
+    def __init__(self, path: Path, where_right: bool = False) -> None:
+        import onnxruntime as ort
+
+        self.where_right = where_right
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    def divergence(self, inputs: torch.Tensor, logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+        """KL(teacher || student) at `TEMPERATURE`, scaled by its square (Hinton et al.) so its gradients weigh
+        as the labels' do; with `where_right`, on the strips whose label is the teacher's likeliest answer only."""
+        t = self.TEMPERATURE
+        taught = torch.from_numpy(self.session.run(["logits"], {"strips": inputs.numpy()})[0])
+        each = F.kl_div(F.log_softmax(logits / t, dim=1), F.log_softmax(taught / t, dim=1), log_target=True,
+                        reduction="none").sum(dim=1) * t * t
+        if self.where_right:
+            each = each * (taught.argmax(dim=1) == labels).float()
+        return each.mean()
 
 
 def evaluate(model, x, y, offsets, mean, std, rows) -> tuple[float, float]:
