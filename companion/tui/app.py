@@ -160,11 +160,12 @@ class CommandLine(Input):
 
 
 SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double", "undo", "clock",
-                                   "toggle_hints", "deep", "illegal_view"})
+                                   "toggle_hints", "deep", "illegal_view", "edit_position"})
 """Keys the footer shows only while they apply: Accept and Correction while an illegal play waits, Double while the
 next player to roll may double, Take and Pass while a double waits, Undo while there is something to undo, Clock with
-a match clock, Hints and Deeper outside referee mode, Look while an illegal play waits. Pressed at another time they
-still act, and say why they do not apply;
+a match clock, Hints and Deeper outside referee mode, Look while an illegal play waits, Set up unless a double or an
+illegal play waits (at 80 columns Quit fell off the footer then). Pressed at another time they still act, and say
+why they do not apply;
 the command palette offers them only while they apply."""
 
 INTO_THE_GAME = frozenset({"accept", "correct", "double", "take", "pass_double", "beaver", "undo", "new_game",
@@ -210,7 +211,7 @@ class CompanionApp(App):
     TITLE = "Backgammon Companion"
     BINDINGS = [
         Binding("question_mark,f1", "keys", "Keys", key_display="?"),
-        Binding("a", "accept", "Accept play"),
+        Binding("a", "accept", "Accept"),
         Binding("c", "correct", "Correction"),
         Binding("d", "double", "Double"),
         Binding("t", "take", "Take"),
@@ -325,6 +326,8 @@ class CompanionApp(App):
             return state.pending is not None
         if action == "double":
             return self._double_now_refused() is None
+        if action == "edit_position":
+            return state.pending is None and game.phase is not Phase.DOUBLED
         return game.phase is Phase.DOUBLED
 
     async def act_on_key(self, action: str) -> None:
@@ -340,6 +343,9 @@ class CompanionApp(App):
             return
         action = self.single_keys.get(event.character or "")
         if action in SHOWN_WHILE_THEY_APPLY | INTO_THE_GAME and not self.check_action(action, ()):
+            # the key is spent here: a screen the action opens (Set up) must not take it too (its own `s`)
+            event.prevent_default()
+            event.stop()
             getattr(self, f"action_{action}")()
 
     def on_resize(self, event: events.Resize) -> None:

@@ -146,7 +146,7 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
     or a double waits; pressed at another time, from the input line or elsewhere, the key says why it does not
     apply (a hidden key that did nothing would leave the user guessing)."""
     app = _app(tmp_path)
-    answers = {"Accept play", "Correction", "Take", "Pass"}
+    answers = {"Accept", "Correction", "Take", "Pass"}
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31")
         assert answers.isdisjoint(_footer(app)) and "Double" not in _footer(app)  # typed: the play comes first
@@ -157,7 +157,7 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
         assert "Not now" in str(app.query_one("#verdict").render()) and len(app.recorder.observations) == entries
         _board_play(app, "13/9 6/5")  # 4 and 1 played with 3-1
         await pilot.pause()
-        assert {"Accept play", "Correction"} <= set(_footer(app)) and "Take" not in _footer(app)
+        assert {"Accept", "Correction"} <= set(_footer(app)) and "Take" not in _footer(app)
         await pilot.press("escape")
         await _keys(pilot, "c")
         assert _events(app, CorrectionRequested)
@@ -195,7 +195,7 @@ async def test_the_footer_shows_the_answers_only_while_they_apply_and_a_hidden_k
         app.set_focus(None)
         await pilot.press("d")
         await pilot.pause()
-        assert {"Take", "Pass"} <= set(_footer(app)) and "Accept play" not in _footer(app)
+        assert {"Take", "Pass"} <= set(_footer(app)) and "Accept" not in _footer(app)
         await pilot.press("t")
         await pilot.pause()
         assert _events(app, Taken) and answers.isdisjoint(_footer(app))
@@ -1049,3 +1049,37 @@ async def test_help_typed_while_the_demo_plays_is_answered_too(tmp_path):
         source.stop()
         await app.workers.wait_for_complete()
         await pilot.pause()
+
+
+async def test_at_80_columns_quit_stays_in_the_footer_while_a_double_or_an_illegal_play_waits(tmp_path):
+    """A newcomer at 80x24 saw `q Qui` cut off, and after an illegal play Review and Quit gone: while an answer
+    waits, Set up steps out of the footer (s still opens it) and Accept is one word."""
+    from textual.widgets._footer import FooterKey
+
+    def fits(app) -> bool:
+        keys = list(app.screen.query(FooterKey))
+        palette = min(k.region.x for k in keys if k.key_display == "^p")
+        return "Quit" in _footer(app) and all(k.region.right <= palette for k in keys if k.key_display != "^p")
+
+    app = _app(tmp_path, mode="train")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        assert fits(app) and "Set up" in _footer(app)
+        app.set_focus(None)
+        await pilot.press("d")
+        await pilot.pause()
+        assert "Take" in _footer(app) and "Set up" not in _footer(app) and fits(app)
+        await pilot.press("t")
+        await pilot.pause()
+        await _type(pilot, "31", "13/9 6/5!")
+        assert "Accept" in _footer(app) and "Set up" not in _footer(app) and fits(app)
+        from companion.tui.editor import PositionEditor
+
+        for focus in (None, app.query_one("#command")):  # hidden, it still acts, from the board or the empty line
+            app.set_focus(focus)
+            await pilot.press("s")  # the editor's own `s` (the start) must not take it too: it crashed the app
+            await pilot.pause()
+            assert isinstance(app.screen, PositionEditor)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, PositionEditor)
