@@ -132,9 +132,12 @@ def test_camera_sources_need_a_calibrated_profile(tmp_path, capsys, monkeypatch)
 
 def test_demo_without_ui_plays_the_bundled_match(tmp_path):
     result = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--match", "--no-ui", "--delay", "0", "--out",
-                             str(tmp_path / "d.mat")], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                             str(tmp_path / "d.mat")], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})  # its journal's folder, not /tmp's
     assert result.returncode == 0, result.stderr
     assert "wins the match 7-4" in result.stdout
+    journal = next(tmp_path.glob("companion-demo-*/demo.jsonl"))  # said, and there
+    assert f"The demo's journal is in {journal.parent}" in result.stdout
     assert audit_match(read_match_file(tmp_path / "d.mat")).final_score == (7, 4)
 
 
