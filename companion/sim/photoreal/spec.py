@@ -143,6 +143,8 @@ PATTERNS = ("none", "rings", "bands", "chips")
 PATTERNS_FROM_PRINTED = PATTERNS + ("disc", "flakes")
 """A checker surface's patterns: from `FIRST_PRINTED_TRAIN_BOARD` also an inset disc of another shade on the top
 (a turned or printed centre) and metal flakes in the resin (glitter)."""
+PATTERN_ODDS = {PATTERNS: (0.4, 0.2, 0.25, 0.15), PATTERNS_FROM_PRINTED: (0.2, 0.1, 0.15, 0.1, 0.25, 0.2)}
+"""How often each pattern of each set is drawn."""
 TOWER_STACKING = (0.25, 0.5, 0.25)
 """Layered, tower and column stacking's shares on the tower boards (0.5, 0.25, 0.25 elsewhere)."""
 TALL_SHARE = 0.6
@@ -248,12 +250,10 @@ def _checker_surface(rng: np.random.Generator, patterns: tuple[str, ...] = PATTE
     `PATTERNS_FROM_PRINTED` an inset disc or metal flakes). Never transmissive, thin-film or noise-veined: the
     held-out finishes (glass, pearl, marble) stay unseen; metallic only from `FIRST_METALLIC_TRAIN_BOARD`
     (`_metallic`)."""
-    if patterns == PATTERNS:  # as every board before the printed ones drew it
-        pattern = str(rng.choice(list(PATTERNS), p=[0.4, 0.2, 0.25, 0.15]))
-    else:
-        pattern = str(rng.choice(list(patterns), p=[0.2, 0.1, 0.15, 0.1, 0.25, 0.2]))
+    pattern = str(rng.choice(list(patterns), p=list(PATTERN_ODDS[patterns])))
     extra: dict[str, Any] = {}
-    if pattern == "disc":  # the disc's share of the radius; its shade from near to a strong contrast
+    if pattern == "disc":  # the disc's share of the radius; its shade from near to a strong contrast (it replaces
+        # the shade drawn below, still drawn so that the rest of the surface is what boards 800-839 were rendered with)
         extra = {"disc": round(float(rng.uniform(0.3, 0.8)), 3),
                  "shade": round(float(rng.uniform(0.3, 0.85) if rng.random() < 0.5 else rng.uniform(1.15, 1.8)), 3)}
     return {
