@@ -45,6 +45,15 @@ def parse_position_text(text: str) -> tuple[Position, int | None]:
     return Position.from_position_id(text.strip()), None
 
 
+def _place(index: int) -> str:
+    """What the position part's character `index` (from 0) stands for, as a message names it."""
+    if index == 0:
+        return "the top player's bar"
+    if index == 25:
+        return "the bottom player's bar"
+    return f"the bottom player's {index}-point"
+
+
 def parse_xgid(xgid: str) -> XgidState:
     if not isinstance(xgid, str):
         raise InvalidIdError(f"an XGID is a string, not {type(xgid).__name__}")
@@ -63,8 +72,8 @@ def parse_xgid(xgid: str) -> XgidState:
                              f"(it is {len(board)})")
     wrong = next((k for k, c in enumerate(board) if c != "-" and not ("a" <= c <= "p" or "A" <= c <= "P")), None)
     if wrong is not None:
-        raise InvalidIdError(f"{xgid!r}: character {wrong} of the position part is {board[wrong]!r}; each is '-', "
-                             f"A-P or a-p")
+        raise InvalidIdError(f"{xgid!r}: character {wrong + 1} of the position part ({_place(wrong)}) is "
+                             f"{board[wrong]!r}; each is '-', A-P or a-p")
     numbers = [(k, f) for k, f in enumerate(fields[1:], 1) if k != 4]  # field 4 is the dice
     for k, f in numbers:
         if not re.fullmatch(r"-?[0-9]+", f):
@@ -88,12 +97,12 @@ def parse_xgid(xgid: str) -> XgidState:
         if c.isupper():
             n = ord(c) - ord("A") + 1
             if i == 0:
-                raise InvalidIdError(f"{xgid!r}: character 0 is the top player's bar; bottom checkers cannot be there")
+                raise InvalidIdError(f"{xgid!r}: character 1 is the top player's bar; bottom checkers cannot be there")
             bottom[i if i < 25 else BAR] += n
         else:
             n = ord(c) - ord("a") + 1
             if i == 25:
-                raise InvalidIdError(f"{xgid!r}: character 25 is the bottom player's bar; top checkers cannot be there")
+                raise InvalidIdError(f"{xgid!r}: character 26 is the bottom player's bar; top checkers cannot be there")
             top[BAR if i == 0 else 25 - i] += n
     for side, name in ((bottom, "bottom"), (top, "top")):
         placed = sum(side)

@@ -176,6 +176,12 @@ def test_a_malformed_xgid_is_told_what_is_wrong_in_words():
     for field in ("--1", "²", " 7"):  # no int() error escapes, and a Unicode digit is no number here
         with pytest.raises(InvalidIdError, match="must be a whole number"):
             parse_xgid(f"XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:{field}:10")
-    with pytest.raises(InvalidIdError, match="character 24 of the position part is 'Z'"):
+    # counted from 1, as the Position ID's messages count, and named by what it stands for
+    with pytest.raises(InvalidIdError, match=r"character 25 of the position part \(the bottom player's 24-point\) "
+                                             "is 'Z'"):
         parse_xgid("XGID=-b----E-C---eE---c-e----Z-:0:0:1:00:0:0:0:7:10")
+    with pytest.raises(InvalidIdError, match=r"character 1 of the position part \(the top player's bar\) is '\?'"):
+        parse_xgid("XGID=?b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10")
+    with pytest.raises(InvalidIdError, match="character 26 is the bottom player's bar; top checkers"):
+        parse_xgid("XGID=-b----E-C---eE---c-e----Ba:0:0:1:00:0:0:0:7:10")
     assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:0:0:0:7:10")  # a negative field stays a number
