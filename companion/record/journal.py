@@ -197,7 +197,9 @@ class Journal:
     def create(cls, path: str | Path, header: JournalHeader) -> Journal:
         p = Path(path)
         if not header.created:
-            header = replace(header, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            # to the microsecond: the club names a match by a digest of its header (`club.topics.match_id`), and
+            # two matches begun on one board by the same players under the same rules in one second were one
+            header = replace(header, created=datetime.now(timezone.utc).isoformat(timespec="microseconds"))
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
             # never overwrite a match; append-only, so a line lands at the end whoever else has the file open

@@ -326,3 +326,17 @@ def test_a_write_the_disk_refuses_leaves_nothing_behind(tmp_path):
     contents = read_journal(path)
     assert [e["n"] for e in map(json.loads, path.read_text(encoding="utf-8").splitlines()[1:])] == [1, 2]
     assert len(contents.observations) == 2 and not contents.torn
+
+
+def test_two_matches_begun_alike_at_once_are_two_matches_to_the_club(tmp_path):
+    """The club names a match by a digest of its header: a board that begins the same players' match again at once
+    (a mistaken start put right) must not have its second match taken for the first."""
+    from companion.club.topics import match_id
+
+    header = JournalHeader(("Ann", "Bob"), 5)
+    first = Journal.create(tmp_path / "a.jsonl", header)
+    second = Journal.create(tmp_path / "b.jsonl", header)
+    first.close(), second.close()
+    headers = [read_journal(path).header for path in (tmp_path / "a.jsonl", tmp_path / "b.jsonl")]
+    assert match_id(headers[0].to_json()) != match_id(headers[1].to_json())
+    assert headers[0].created[:10] == headers[1].created[:10]  # the event date the club's export takes
