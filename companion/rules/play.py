@@ -126,9 +126,10 @@ def point_name(slot: int) -> str:
 
 def format_moves(moves: Sequence[tuple]) -> str:
     """Standard notation: a checker's steps are joined (`13/7/6` is `13/6`, a hit on the way is kept as
-    `13/7*/6`), checkers moving the same way are counted with a hit among them marked once, as GNU Backgammon
-    counts them (`8/5(2)`, `22/16*(4)`, `22/16*/10(2)`), highest source first, then highest destination (`13/11 13/8`,
-    where gnubg lists the farther move first, `13/8 13/11`). No moves at all is `""`."""
+    `13/7*/6`, and so are steps listed the other way round, `7/6 13/7`), checkers moving the same way are counted
+    with a hit among them marked once, as GNU Backgammon counts them (`8/5(2)`, `22/16*(4)`, `22/16*/10(2)`),
+    highest source first, then highest destination (`13/11 13/8`, where gnubg lists the farther move first,
+    `13/8 13/11`). No moves at all is `""`."""
     paths: list[list[tuple[int, bool]]] = []  # each path: [(point, hit-on-arrival), ...]
     for source, dest, hit, *_ in moves:
         # a move on from a point goes with the first checker that arrived there (the hitter: `22/16 22/16*/4`)
@@ -138,6 +139,18 @@ def format_moves(moves: Sequence[tuple]) -> str:
                 break
         else:
             paths.append([(source, False), (dest, hit)])
+    # a checker that left a point before another reached it is written as one checker's steps (`20/16 16/10` is
+    # `20/10`), as GNU Backgammon writes the play: the board after it is the same
+    joined = True
+    while joined:
+        joined = False
+        for later in paths:
+            earlier = next((p for p in paths if p is not later and p[-1][0] == later[0][0]), None)
+            if earlier is not None:
+                earlier.extend(later[1:])
+                paths.remove(later)
+                joined = True
+                break
     routes: dict[tuple[int, ...], list] = {}  # a route's points -> [checkers, hit at each point]
     for path in paths:
         points = tuple(p for p, _ in path)

@@ -152,6 +152,10 @@ def test_checkers_moving_the_same_way_are_counted_with_their_hit_marked_once():
     assert format_moves([(22, 16, True), (22, 16, False), (22, 16, False), (22, 16, False)]) == "22/16*(4)"
     assert format_moves([(22, 16, True), (22, 16, False), (16, 10, False), (16, 10, False)]) == "22/16*/10(2)"
     assert format_moves([(22, 16, True), (22, 16, False), (16, 10, False), (10, 4, False)]) == "22/16 22/16*/4"
+    # a checker that left a point before another reached it: one checker's steps, as gnubg writes the play
+    assert format_moves([(16, 10, False), (20, 16, False)]) == "20/10"
+    assert format_moves([(6, 3, True), (9, 6, False), (13, 9, False)]) == "13/3*"
+    assert format_moves([(16, 10, False), (20, 16, False), (24, 20, False)]) == "24/10"
     assert format_moves([(23, 21, False), (23, 21, False), (4, 2, True), (4, 2, False)]) == "23/21(2) 4/2*(2)"
     assert format_moves([(25, 19, False), (25, 19, False), (7, 1, True), (7, 1, False)]) == "bar/19(2) 7/1*(2)"
     # and they read back as the same play
