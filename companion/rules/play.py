@@ -128,8 +128,8 @@ def format_moves(moves: Sequence[tuple]) -> str:
     """Standard notation: a checker's steps are joined (`13/7/6` is `13/6`, a hit on the way is kept as
     `13/7*/6`, and so are steps listed the other way round, `7/6 13/7`), checkers moving the same way are counted
     with a hit among them marked once, as GNU Backgammon counts them (`8/5(2)`, `22/16*(4)`, `22/16*/10(2)`),
-    highest source first, then highest destination (`13/11 13/8`, where gnubg lists the farther move first,
-    `13/8 13/11`). No moves at all is `""`."""
+    highest source first, then highest destination (`13/11 13/8`, as gnubg's `move_tuple_to_string` orders them
+    too). No moves at all is `""`."""
     paths: list[list[tuple[int, bool]]] = []  # each path: [(point, hit-on-arrival), ...]
     for source, dest, hit, *_ in moves:
         # a move on from a point goes with the first checker that arrived there (the hitter: `22/16 22/16*/4`)
