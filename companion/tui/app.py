@@ -141,9 +141,25 @@ class CommandLine(Input):
     works from the first second; but a key that begins a word the line takes now is typed (`bar/22`, `none` and
     `cannot move` while a play is due: `key_is_typed`). Typed alone and entered, such a key runs its action."""
 
+    _word = ""
+    """The command word being typed after its first letter acted (`take` after `t`), while it is typed on."""
+    _typed_at = 0.0
+
     def _acts(self, character: str | None) -> bool:
         return (not self.value and character is not None and character in self.app.single_keys
                 and not key_is_typed(character, self.app.recorder.referee.state))
+
+    def _rest_of_a_word(self, character: str | None) -> bool:
+        """Whether `character` goes on the command word whose first letter just acted: spent, not typed and not
+        acting (`take` typed on the empty line took once, then `a` said no play waits, `k` no clock, `e` exported)."""
+        now = time.monotonic()
+        word, self._word = self._word, ""
+        if self.value or not word or character is None or now - self._typed_at > WORD_GAP:
+            return False
+        if not any(w.startswith(word + character) for w in COMMAND_WORDS):
+            return False
+        self._word, self._typed_at = word + character, now
+        return True
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         if self._acts(character):
@@ -151,12 +167,25 @@ class CommandLine(Input):
         return super().check_consume_key(key, character)
 
     async def _on_key(self, event: events.Key) -> None:
+        if self._rest_of_a_word(event.character):
+            event.stop()
+            event.prevent_default()
+            return
         if self._acts(event.character):
             event.stop()
             event.prevent_default()  # not typed
+            self._word, self._typed_at = event.character or "", time.monotonic()
             await self.app.act_on_key(self.app.single_keys[event.character])
             return
         await super()._on_key(event)
+
+
+COMMAND_WORDS = ("accept", "beaver", "correct", "double", "export", "help", "hint", "hints", "new", "pass", "quit",
+                 "review", "take", "undo")
+"""Words a user may type for the command its first letter's key gives: on the empty line the first letter acts,
+and the rest of the word, typed on at once (`WORD_GAP`), is spent, so that `take` takes once."""
+WORD_GAP = 1.0
+"""Seconds between a word's letters, at most: a key pressed later acts as a key."""
 
 
 SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double", "undo", "clock",

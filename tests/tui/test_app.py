@@ -285,6 +285,31 @@ async def test_a_key_acts_at_once_on_the_empty_line_when_no_word_it_begins_is_du
         assert _events(app, DoubleOffered) and app.query_one("#command").value == ""
 
 
+async def test_a_command_word_typed_on_the_empty_line_acts_once(tmp_path, monkeypatch):
+    """A club organiser typed `take` (as `--no-ui` takes it): `t` took, then `a` said no play waits, `k` no clock,
+    and `e` exported the match. The rest of the word is spent; a key pressed after a pause acts again."""
+    from companion.tui import app as app_module
+
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        await _keys(pilot, "double")
+        assert len(_events(app, DoubleOffered)) == 1
+        await _keys(pilot, "take")
+        assert len(_events(app, Taken)) == 1 and app.recorder.referee.match.cube == 2
+        assert not (tmp_path / "m.mat").exists() and app.query_one("#command").value == ""
+        assert not _events(app, Refused)
+        # not a command word: its letters act as keys once it leaves the words (`he` begins `help`, `hel` too)
+        await _keys(pilot, "64")
+        await pilot.press("h", "e", "l", "x")
+        await pilot.pause()
+        assert app.query_one("#command").value == ""
+        monkeypatch.setattr(app_module, "WORD_GAP", 0.0)  # a key pressed a while after the word's first acts
+        await pilot.press("d", "e")
+        await pilot.pause()
+        assert (tmp_path / "m.mat").exists()
+
+
 async def test_n_while_a_play_is_due_is_typed_and_entered_alone_asks_first(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
