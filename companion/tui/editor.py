@@ -8,6 +8,8 @@ returns an `EditedPosition` (the app sends it to the referee as a SET_POSITION c
 
 from __future__ import annotations
 
+import time
+
 from dataclasses import dataclass, replace
 
 from textual import events
@@ -42,6 +44,8 @@ class EditedPosition:
 
 BOARD_KEYS = frozenset("+=-0sr ")
 """The characters the board takes as keys (`PositionEditor.BINDINGS`); anything else typed begins an ID."""
+ID_GAP = 0.5
+"""Seconds within which a key that is none of the board's, typed after a board key, shows that key began an ID."""
 
 
 class PositionEditor(ModalScreen[EditedPosition | None]):
@@ -94,6 +98,9 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         """A pasted XGID's dice, until the board is edited by hand."""
         self.dice_player: int | None = None
         """Whose roll `dice` are: the XGID's player on turn."""
+        self._before_key: tuple | None = None
+        """When the last of the board keys pressed in one burst was pressed (they may begin an ID), those keys, and
+        the board before the first."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -186,15 +193,38 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         # a Position ID on the board, which took none of it, and applied the board unchanged)
         # (keys that come in one burst, a terminal's paste without bracketed paste, were all sent to the board before
         # the field took the focus: once the field holds text or has the focus, every printable key is the ID's)
+        # (an ID may begin with a board key, `sGfwATDgc/ABMA`: a key that is none of the board's, typed on at once
+        # after one, takes the board back to before it and gives the field both)
         field = self.query_one("#editor-id", Input)
+        now = time.monotonic()
         if (event.character is not None and event.character.isprintable()
                 and (event.character not in BOARD_KEYS or field.value or self.focused is field)):
             event.stop()
             event.prevent_default()
             self.set_focus(field)
+            before, self._before_key = self._before_key, None
+            if before is not None and not field.value and now - before[0] <= ID_GAP:
+                self._restore(before[2])
+                field.insert_text_at_cursor(before[1])
             field.insert_text_at_cursor(event.character)
-        elif event.character == "r" and not self.check_action("roller", ()):
+            return
+        before, self._before_key = self._before_key, None
+        if event.character is not None and event.character in BOARD_KEYS and event.character != " ":
+            if before is not None and now - before[0] <= ID_GAP:  # board keys in one burst: `s0...` too
+                self._before_key = (now, before[1] + event.character, before[2])
+            else:
+                self._before_key = (now, event.character, self._snapshot())
+        if event.character == "r" and not self.check_action("roller", ()):
             self.action_roller()  # hidden from the footer, not silent
+
+    def _snapshot(self) -> tuple:
+        return (dict(self.counts), dict(self.bars), self.edited, self.row, self.column, self.roller, self.dice,
+                self.dice_player)
+
+    def _restore(self, snapshot: tuple) -> None:
+        (self.counts, self.bars, self.edited, self.row, self.column, self.roller, self.dice,
+         self.dice_player) = snapshot
+        self.refresh_board()
 
     def on_input_changed(self, message: Input.Changed) -> None:
         if not message.value and self.focused is message.input:

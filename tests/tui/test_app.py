@@ -749,7 +749,10 @@ async def _open_editor(pilot):
     return pilot.app.screen
 
 
-async def test_the_board_set_up_by_hand_becomes_the_referees_position(tmp_path):
+async def test_the_board_set_up_by_hand_becomes_the_referees_position(tmp_path, monkeypatch):
+    from companion.tui import editor as editor_module
+
+    monkeypatch.setattr(editor_module, "ID_GAP", 0.0)  # each key pressed as a person edits: a while after the last
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "31", "8/5 6/5", "64")  # Bob to play 6-4
@@ -774,6 +777,28 @@ async def test_the_board_set_up_by_hand_becomes_the_referees_position(tmp_path):
         assert (ann.player[8], ann.player[5], ann.player[6]) == (1, 3, 4)
         assert app.recorder.referee.game.turn == 1  # the turn was kept
         assert app.recorder.referee.game.position_of(1) == ann.swap()
+
+
+async def test_a_position_id_typed_in_the_editor_may_begin_with_a_board_key(tmp_path):
+    """A club organiser typed `sGfwATDgc/ABMA`: `s` set the board to the start and the field got `GfwATDgc/ABMA`,
+    not a Position ID. Board keys typed at once before a key that is none of the board's are the ID's."""
+    app = _app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _type(pilot, "31", "8/5 6/5")
+        for typed in ("sGfwATDgc/ABMA", "0HPwATDgc/ABMA", "s0PwATDgc/ABMA"):
+            editor = await _open_editor(pilot)
+            before = dict(editor.counts)
+            await pilot.press(*("slash" if c == "/" else c for c in typed))
+            await pilot.pause()
+            assert editor.query_one("#editor-id").value == typed and editor.counts == before
+            await pilot.press("escape", "escape")
+            await pilot.pause()
+        editor = await _open_editor(pilot)
+        await pilot.press(*("slash" if c == "/" else c for c in "sGfwATDgc/ABMA"), "enter")
+        await pilot.pause()
+        from companion.rules import Position as P
+
+        assert editor.edited in (P.from_position_id("sGfwATDgc/ABMA"), P.from_position_id("sGfwATDgc/ABMA").swap())
 
 
 async def test_the_bar_and_a_pasted_xgid_in_the_editor(tmp_path):
