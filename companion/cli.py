@@ -105,7 +105,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         try:
             suffix = Path(name).suffix.lower()
             if suffix in (".jsonl", ".journal"):  # a recorded match: what its referee let stand, checked again
-                reports.append(audit_match(replace(load_any(name)[0].record(), source=str(name))))
+                recorder = load_any(name)[0]
+                _note_if_torn(name, recorder)
+                reports.append(audit_match(replace(recorder.record(), source=str(name))))
                 continue
             reader = read_sgf if suffix == ".sgf" else read_match_file
             reports.append(audit_match(reader(name)))
@@ -280,6 +282,7 @@ def _analyse_match(args: argparse.Namespace) -> int:
     from companion.referee import Referee
 
     loaded, report = load_any(args.match)
+    _note_if_torn(args.match, loaded)
     if report is not None and not report.ok:
         # rated as the referee replays it: an illegal play is left out and what follows it is rated from where it
         # left the board, so the user hears why the ratings may not be the ones the players earned
@@ -300,7 +303,7 @@ def _analyse_match(args: argparse.Namespace) -> int:
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
-    from companion.record.recorder import convert
+    from companion.record.recorder import load_any, write_converted
 
     target = Path(args.target)
     suffix = target.suffix.lower()
@@ -311,12 +314,22 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         raise CompanionError(f"{target} exists already: a journal is never replaced (name another file)")
     if target.exists() and not args.force:
         raise CompanionError(f"{target} exists already: --force replaces it (or name another file)")
-    report = convert(args.source, args.target)
+    recorder, report = load_any(args.source)
+    _note_if_torn(args.source, recorder)
+    write_converted(recorder, report, args.source, args.target)
     if report is not None and not report.ok:
         print(f"note: {args.source} breaks the rules in {len(report.findings)} place(s); written as the referee saw it",
               file=sys.stderr)
     print(f"wrote {args.target}")
     return EXIT_OK
+
+
+def _note_if_torn(path, recorder) -> None:
+    """A journal whose last line a crash cut short is read without it (`run --resume` drops it from the file):
+    said, so that a check or an export of it is not taken for the whole match."""
+    if recorder.torn:
+        print(f"note: the last line of {path} was cut short (the app stopped while writing it) and is left out",
+              file=sys.stderr)
 
 
 def _data_dir() -> Path:

@@ -362,6 +362,23 @@ def test_check_notes_an_illegal_play_that_stood_in_an_sgf(tmp_path, capsys):
     assert main(["check", "--json", str(written)]) == 0
     notes = json.loads(capsys.readouterr().out)["files"][0]["notes"]
     assert [n["kind"] for n in notes] == ["illegal-play-stood"]
+    # the journal itself: a club organiser's check named "move 0 (line 0)"; a journal names the play in its game
+    assert main(["check", str(tmp_path / "m.jsonl")]) == 0
+    assert "note: game 1, play 1, Ann: an illegal play of 31" in capsys.readouterr().out
+
+
+def test_a_journal_cut_short_by_a_crash_is_said_so_by_check_and_export(tmp_path, capsys):
+    """A club organiser's truncated journal was called legal, and exported, without a word of its damaged end."""
+    journal = tmp_path / "m.jsonl"
+    assert main(["convert", str(MATCHES / "gbf__test.mat"), str(journal)]) == 0
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(journal.read_bytes()[:-20])
+    capsys.readouterr()
+    for command in (["check", str(torn)], ["export", str(torn), str(tmp_path / "torn.sgf")]):
+        assert main(command) == 0
+        assert "last line of" in capsys.readouterr().err
+    assert main(["check", str(journal)]) == 0
+    assert "cut short" not in capsys.readouterr().err
 
 
 def test_quitting_the_app_prints_the_journal_path(tmp_path, capsys, monkeypatch):

@@ -39,7 +39,8 @@ class Finding:
     reason: str
 
     def __str__(self) -> str:
-        return f"game {self.game}, move {self.move} (line {self.line}), {self.player}: {self.reason}"
+        where = f"move {self.move} (line {self.line})" if self.line else f"play {self.move}"  # a journal has no lines
+        return f"game {self.game}, {where}, {self.player}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)

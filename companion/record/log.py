@@ -67,6 +67,9 @@ class MatchLog:
             if current is not None and actions:  # a game not begun yet is not part of the record
                 games.append(GameRecord(current.number, current.score, tuple(actions)))
 
+        def plays() -> int:  # a play's `move` is its number in the game (a journal has no lines to name)
+            return sum(a.kind in (ActionKind.ROLL, ActionKind.STOOD) for a in actions) + 1
+
         for event in self.events:
             if isinstance(event, GameStarted):
                 close()
@@ -78,14 +81,15 @@ class MatchLog:
                     _drop_last_play(actions, event.player)
                 roll = event.play.roll
                 actions.append(Action(event.player, ActionKind.ROLL, dice=(roll.die1, roll.die2),
-                                      notation=die_by_die(event.play)))
+                                      notation=die_by_die(event.play), move=plays()))
             elif isinstance(event, PlayWithdrawn):
                 _drop_last_play(actions, event.player)
             elif isinstance(event, PlayStood):
                 moves = event.moves
                 played = f"{moves}: " if moves else ""  # the record says what was played, in words
                 actions.append(Action(event.player, ActionKind.STOOD, dice=(event.roll.die1, event.roll.die2),
-                                      position=event.after.swap(), text=played + "; ".join(event.reasons)))
+                                      position=event.after.swap(), text=played + "; ".join(event.reasons),
+                                      move=plays()))
             elif isinstance(event, PositionSet):
                 actions.append(Action(event.player, ActionKind.SETUP, position=event.position))
             elif isinstance(event, DoubleOffered):

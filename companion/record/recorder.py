@@ -135,6 +135,7 @@ def load_any(path: str | Path) -> tuple[Recorder, AuditReport | None]:
     contents: JournalContents = read_journal(p)
     recorder = Recorder(contents.header)
     recorder.replay(contents.observations)
+    recorder.torn = contents.torn  # the caller says so: a crash cut its last line, which is left out
     return recorder, None
 
 
@@ -142,6 +143,12 @@ def convert(source: str | Path, target: str | Path) -> AuditReport | None:
     """Convert between a journal (`.jsonl`), `.mat`/`.txt` and `.sgf`. The match is replayed under the rules on
     the way, so what is written is what the referee saw; an audit report comes back for file inputs."""
     recorder, report = load_any(source)
+    write_converted(recorder, report, source, target)
+    return report
+
+
+def write_converted(recorder: Recorder, report: AuditReport | None, source: str | Path, target: str | Path) -> None:
+    """`convert`'s writing, of a match `load_any` read from `source`."""
     t = Path(target)
     if t.suffix.lower() in (".jsonl", ".journal"):
         out = Journal.create(t, recorder.header)
@@ -154,7 +161,6 @@ def convert(source: str | Path, target: str | Path) -> AuditReport | None:
             problems = "; ".join(str(f) for f in report.findings[:3])
             raise MatchFileError(f"{source} breaks the rules ({problems}); convert it to .sgf, which can carry that")
         recorder.export(t)
-    return report
 
 
-__all__ = ["Recorder", "convert", "format_record", "load_any"]
+__all__ = ["Recorder", "convert", "format_record", "load_any", "write_converted"]
