@@ -324,6 +324,19 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+DEFAULT_PLAYERS = ("Player 0", "Player 1")
+DEFAULT_LENGTH = 7
+
+
+def _journal_to_resume(path: Path) -> Path:
+    """`--resume`'s journal: as given, else a bare name (the app's status line shows the journal's name) in the
+    user data folder, where journals go by default; with `.jsonl` added where it was left off."""
+    candidates = [path, path.with_name(path.name + ".jsonl")]
+    if path.parent == Path("."):
+        candidates += [_data_dir() / c.name for c in candidates]
+    return next((c for c in candidates if c.is_file()), path)
+
+
 def _note_if_torn(path, recorder) -> None:
     """A journal whose last line a crash cut short is read without it (`run --resume` drops it from the file):
     said, so that a check or an export of it is not taken for the whole match."""
@@ -355,6 +368,13 @@ def _recorder_for(args: argparse.Namespace, loaded=None):
         recorder = Recorder.resume(args.resume)
         if recorder.torn:
             print(f"note: the last entry of {args.resume} was cut short by the crash and was dropped", file=sys.stderr)
+        given = [name for name, value, held in (("--players", args.players, list(recorder.names)),
+                                                 ("--length", args.length, recorder.header.length))
+                 if value is not None and value != held]
+        if given:
+            length = f"{recorder.header.length}-point match" if recorder.header.length else "money play"
+            print(f"note: {' and '.join(given)} left as the journal has them ({recorder.names[0]} v "
+                  f"{recorder.names[1]}, {length}): a resumed match is the match it was", file=sys.stderr)
         return recorder
     import time
 
@@ -363,7 +383,8 @@ def _recorder_for(args: argparse.Namespace, loaded=None):
         metadata = dict(loaded.header.metadata)
     else:
         metadata = {} if args.replay or args.video else {"EventDate": time.strftime("%Y.%m.%d")}
-    header = JournalHeader(tuple(args.players), args.length, mode=args.mode or "record",
+    length = DEFAULT_LENGTH if args.length is None else args.length
+    header = JournalHeader(tuple(args.players or DEFAULT_PLAYERS), length, mode=args.mode or "record",
                            clock=args.clock, metadata=metadata)
     return Recorder.create(args.journal or _new_journal_path(_data_dir()), header)
 
@@ -420,6 +441,8 @@ def _club_settings(args: argparse.Namespace):
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    if args.resume:
+        args.resume = _journal_to_resume(args.resume)
     delay = args.delay if args.delay is not None else (0.0 if args.no_ui else 0.5)
     club_settings = _club_settings(args)
     source, loaded = _source_for(args, delay)
@@ -1229,12 +1252,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--mode", choices=("referee", "record", "train"),
                      help="default: record, or the mode a resumed match was in")
-    run.add_argument("--players", nargs=2, default=["Player 0", "Player 1"], metavar="NAME",
+    run.add_argument("--players", nargs=2, metavar="NAME",
                      help="the two players' names, player 0's first (the one at the bottom of the board)")
-    run.add_argument("--length", type=_int_in(0, MAX_LENGTH), default=7,
-                     help="match length in points (0: money play; default: 7)")
+    run.add_argument("--length", type=_int_in(0, MAX_LENGTH),
+                     help=f"match length in points (0: money play; default: {DEFAULT_LENGTH})")
     run.add_argument("--journal", type=Path, help="where to journal the match (default: the user data folder)")
-    run.add_argument("--resume", type=Path, metavar="JOURNAL", help="go on with a journalled match after a crash")
+    run.add_argument("--resume", type=Path, metavar="JOURNAL",
+                     help="go on with a journalled match after a crash (a bare file name is looked for in the user "
+                          "data folder too, where journals go by default)")
     run.add_argument("--replay", metavar="FILE", help="replay a journal, .mat or .sgf as if it were seen live")
     run.add_argument("--dicecup", metavar="PORT", help="take the dice from an electronic dice cup (or 'auto')")
     run.add_argument("--camera", type=_int_in(0), help="camera index: the board is read by vision")

@@ -2,6 +2,7 @@
 there, `check` and `--no-ui` words, the journal's path on quit, and SGF headers. Each test failed before its fix."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,9 +23,22 @@ ROOT = Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "calibration" / "example-profile.toml"
 
 
-def _companion(*args, stdin="", timeout=60):
+def _companion(*args, stdin="", timeout=60, env_home=None):
+    env = None if env_home is None else {**os.environ, "XDG_DATA_HOME": str(env_home)}
     return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=timeout)
+                          text=True, cwd=ROOT, timeout=timeout, env=env)
+
+
+def main_quiet(argv, stdin: str) -> int:
+    """`main(argv)` with `stdin` as its standard input (the typed lines of `run --no-ui`)."""
+    import io
+
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        return main(argv)
+    finally:
+        sys.stdin = saved
 
 
 # -- defect 1: a journal is one match ------------------------------------------------------------------
@@ -40,6 +54,25 @@ def test_resume_refuses_to_replay_another_match_into_a_journal(tmp_path):
     assert mixed.returncode == 2
     assert "one match" in mixed.stderr and "Traceback" not in mixed.stderr
     assert journal.read_bytes() == before
+
+
+def test_resume_finds_a_journal_by_the_name_the_app_shows_and_says_what_it_keeps(tmp_path, monkeypatch):
+    """A club organiser killed the app: its status line showed "Journal match-...jsonl", and `--resume` with that
+    name said no such file (journals go to the data folder). `--players`/`--length` given with it were dropped
+    without a word."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    first = main_quiet(["run", "--no-ui", "--players", "Ann", "Bob", "--length", "5"], "31\n8/5 6/5\n")
+    journal = next((tmp_path / "data").rglob("match-*.jsonl"))
+    held = len(read_journal(journal).observations)
+    for name in (journal.name, journal.stem):
+        again = _companion("run", "--no-ui", "--resume", name, "--players", "X", "Y", "--length", "9",
+                           stdin="64\n24/18 13/9\n", env_home=tmp_path / "data")
+        assert again.returncode == 0, again.stderr
+        assert "--players and --length left as the journal has them (Ann v Bob, 5-point match)" in again.stderr
+    assert first == 0
+    assert read_journal(journal).header.players == ("Ann", "Bob")
+    assert len(read_journal(journal).observations) > held  # both resumes went on with it
 
 
 def test_a_match_played_now_is_dated_in_its_exports_and_a_replayed_one_is_not(tmp_path):
