@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from companion.errors import CompanionError, RulesError
 from companion.referee.observations import BoardReading, Command, DiceReading, Observation, UserCommand
 from companion.referee.diagnosis import diagnose
-from companion.rules import GameState, Phase, Position, parse_position_text
+from companion.rules import BAR, GameState, Phase, Position, parse_position_text
 from companion.rules.notation import apply_moves, parse_moves, written_as
 from companion.rules.xgid import parse_xgid
 
@@ -123,6 +123,11 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
         mine, theirs = apply_moves(game.position, written)
     except RulesError as exc:
         said = str(exc) if repr(stripped) in str(exc) else f"{stripped!r}: {exc}"  # the line named once
+        on_bar = game.position.player[BAR]
+        if on_bar and written and not any(source == BAR for source, _, _ in written):
+            # the first rule broken, before the count the line got wrong (`13/10(4)` with one hit checker)
+            said = (f"{stripped!r}: the {'checker' if on_bar == 1 else f'{on_bar} checkers'} on the bar "
+                    f"{'enters' if on_bar == 1 else 'enter'} first, before any other moves (and {exc})")
         raise TypedInputError(f"{said}. Legal: {_legal_list(_nearest_to_written(plays, written))}") from exc
     if bytes(mine) + bytes(theirs) not in {p.result_key for p in plays}:
         passing = written_as(plays, mine, theirs)  # as records write plays: a hit made in passing left out

@@ -575,6 +575,21 @@ def test_a_typed_play_that_no_legal_play_matches_is_still_refused_with_the_neare
         observations_from_text("13/7 13/7", ref.game)  # two of the four sixes left unplayed
 
 
+def test_a_typed_play_that_leaves_a_checker_on_the_bar_says_it_enters_first():
+    """A club organiser's `13/10(4)` for 33 with a checker on the bar was told only "4 checkers moved from the
+    13-point, where 3 stand"."""
+    from companion.referee.typed import TypedInputError, observations_from_text
+
+    start = Position.start()
+    mine = list(start.player)
+    mine[24], mine[25] = 1, 1  # one of the back checkers hit
+    mine[13], mine[8] = 3, 5
+    ref = referee_at(Position(tuple(mine), start.opponent), (3, 3))
+    with pytest.raises(TypedInputError, match=r"the checker on the bar enters first, before any other moves \(and "
+                                              r"4 checkers moved from the 13-point, where 3 stand\)"):
+        observations_from_text("13/10(4)", ref.game)
+
+
 def test_an_illegal_play_typed_with_a_bang_goes_through_the_correction_window_as_one_seen_does():
     """A recorder could not keep an illegal play that stood (typed, every illegal play was refused at the line):
     one made so on the board is typed with `!`, and the opponent asks for a correction, accepts it or rolls."""
