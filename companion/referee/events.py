@@ -249,7 +249,8 @@ class MatchOver(Event):
     score: tuple[int, int]
 
     def text(self, names: Names = DEFAULT_NAMES) -> str:
-        return f"{names[self.winner]} wins the match {self.score[0]}-{self.score[1]}"
+        won, lost = self.score[self.winner], self.score[1 - self.winner]  # the winner's first, as a result is said
+        return f"{names[self.winner]} wins the match {won}-{lost}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -220,6 +220,7 @@ def test_no_double_in_the_crawford_game_and_the_match_ends():
     events = ref.observe(cmd(Command.RESIGN, 0))
     assert kinds(events) == ["Resigned", "GameOver", "MatchOver"]
     assert events[-1] == MatchOver(1, (0, 2))
+    assert events[-1].text(("Ann", "Bob")) == "Bob wins the match 2-0"  # the winner's score first ("4-5" read odd)
     assert kinds(ref.observe(DiceReading((5, 2)))) == []  # nothing happens after the match
 
 
