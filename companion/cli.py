@@ -1189,10 +1189,10 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check",
         help="replay match files under the rules and report illegal plays, cube actions and scores",
-        description="Replay match files (.mat/.txt, or GNU Backgammon's .sgf) with the rules engine. Exit status: 0 all legal, "
-        "1 something is not, 2 a file could not be read.",
+        description="Replay match files (.mat/.txt, GNU Backgammon's .sgf, or the app's .jsonl journals) with the "
+        "rules engine. Exit status: 0 all legal, 1 something is not, 2 a file could not be read.",
     )
-    check.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt or .sgf)")
+    check.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt, .sgf or a .jsonl journal)")
     check.add_argument("--json", action="store_true", help="print a machine-readable report")
     check.set_defaults(handler=_cmd_check)
 
