@@ -68,6 +68,15 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
         height: auto;
         margin-top: 1;
     }
+    /* at 80x24 the editor fits whole, borders and footer: a one-line ID field, no gap above the status */
+    PositionEditor.-short #editor-status {
+        margin-top: 0;
+    }
+    PositionEditor.-short #editor-id {
+        border: none;
+        height: 1;
+        padding: 0 1;
+    }
     """
     BINDINGS = [
         Binding("left", "move(0, -1)", "←", show=False),

@@ -801,6 +801,18 @@ async def test_a_position_id_typed_in_the_editor_may_begin_with_a_board_key(tmp_
         assert editor.edited in (P.from_position_id("sGfwATDgc/ABMA"), P.from_position_id("sGfwATDgc/ABMA").swap())
 
 
+async def test_the_editor_fits_whole_at_80x24(tmp_path):
+    """A club organiser's set-up at 80x24 lost its top border or its bottom one under the footer."""
+    from textual.containers import Vertical
+    from textual.widgets import Footer
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await _open_editor(pilot)
+        box = editor.query_one(Vertical).region
+        assert box.y >= 0 and box.bottom <= editor.query_one(Footer).region.y
+
+
 async def test_the_bar_and_a_pasted_xgid_in_the_editor(tmp_path):
     app = _app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
