@@ -105,7 +105,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         try:
             suffix = Path(name).suffix.lower()
             if suffix in (".jsonl", ".journal"):  # a recorded match: what its referee let stand, checked again
-                recorder = load_any(name)[0]
+                recorder = load_any(name, salvage=args.salvage)[0]
                 _note_if_torn(name, recorder)
                 reports.append(audit_match(replace(recorder.record(), source=str(name))))
                 continue
@@ -314,7 +314,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         raise CompanionError(f"{target} exists already: a journal is never replaced (name another file)")
     if target.exists() and not args.force:
         raise CompanionError(f"{target} exists already: --force replaces it (or name another file)")
-    recorder, report = load_any(args.source)
+    recorder, report = load_any(args.source, salvage=args.salvage)
     _note_if_torn(args.source, recorder)
     write_converted(recorder, report, args.source, args.target)
     if report is not None and not report.ok:
@@ -324,6 +324,8 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+SALVAGE_HELP = ("a journal with a damaged line: read the match up to it (what follows a lost entry cannot be "
+                "replayed); the file is left as it is")
 DEFAULT_PLAYERS = ("Player 0", "Player 1")
 DEFAULT_LENGTH = 7
 
@@ -342,6 +344,9 @@ def _note_if_torn(path, recorder) -> None:
     said, so that a check or an export of it is not taken for the whole match."""
     if recorder.torn:
         print(f"note: the last line of {path} was cut short (the app stopped while writing it) and is left out",
+              file=sys.stderr)
+    if recorder.damaged_at is not None:
+        print(f"note: {path} is read up to its line {recorder.damaged_at}, which is damaged: what follows is left out",
               file=sys.stderr)
 
 
@@ -1194,6 +1199,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt, .sgf or a .jsonl journal)")
     check.add_argument("--json", action="store_true", help="print a machine-readable report")
+    check.add_argument("--salvage", action="store_true", help=SALVAGE_HELP)
     check.set_defaults(handler=_cmd_check)
 
     dicecup = sub.add_parser(
@@ -1243,6 +1249,7 @@ def build_parser() -> argparse.ArgumentParser:
         convert.add_argument("target", metavar="OUT", help="journal (.jsonl), .mat/.txt or .sgf")
         convert.add_argument("--force", action="store_true",
                              help="replace OUT if it exists (a journal is never replaced)")
+        convert.add_argument("--salvage", action="store_true", help=SALVAGE_HELP)
         convert.set_defaults(handler=_cmd_convert)
 
     run = sub.add_parser(

@@ -412,6 +412,17 @@ def test_a_journal_cut_short_by_a_crash_is_said_so_by_check_and_export(tmp_path,
         assert "last line of" in capsys.readouterr().err
     assert main(["check", str(journal)]) == 0
     assert "cut short" not in capsys.readouterr().err
+    # a line damaged in the middle: refused, naming how to keep the match before it; kept with --salvage
+    lines = journal.read_bytes().split(b"\n")
+    lines[30] = b"garbage"
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"\n".join(lines))
+    assert main(["check", str(damaged)]) == 2
+    assert "line 31: damaged" in capsys.readouterr().err
+    assert main(["export", "--salvage", str(damaged), str(tmp_path / "kept.sgf")]) == 0
+    assert "read up to its line 31, which is damaged" in capsys.readouterr().err
+    kept = (tmp_path / "kept.sgf").read_text()
+    assert kept.count(";B[") + kept.count(";W[") >= 8  # the plays of the first 30 lines
 
 
 def test_quitting_the_app_prints_the_journal_path(tmp_path, capsys, monkeypatch):

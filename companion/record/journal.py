@@ -99,6 +99,8 @@ class JournalContents:
     """Whether the app showed hints, as last journalled (None: never toggled, so as the mode has them)."""
     deep: tuple[tuple[int, str], ...] = ()
     """Where the player asked for the deeper look (x): the entries before it and the decision's key, in order."""
+    damaged_at: int | None = None
+    """Read with `salvage`: the damaged line the reading stopped at (1-based), None where every line was whole."""
 
 
 ACK_PREFIX = b'{"ack":'
@@ -125,7 +127,9 @@ def record_lines(raw: bytes) -> list[bytes]:
     return [line for line in raw.split(b"\n")[:-1] if line.strip() and not is_aside_line(line)]
 
 
-def read_journal(path: str | Path) -> JournalContents:
+def read_journal(path: str | Path, *, salvage: bool = False) -> JournalContents:
+    """The journal's match. A damaged line is an error, naming it; with `salvage` the match is read up to it
+    (`JournalContents.damaged_at`): what follows a lost entry cannot be replayed. The file is never changed here."""
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -148,7 +152,11 @@ def read_journal(path: str | Path) -> JournalContents:
     acked = -1
     hints = None
     deep = []
+    damaged_at = None
+    good = len(raw) - len(tail)
+    offset = len(complete[0]) + 1
     for number, line in enumerate(complete[1:], start=2):
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
         try:
@@ -168,17 +176,23 @@ def read_journal(path: str | Path) -> JournalContents:
             observations.append(observation_from_json(entry["obs"]))
             if "clock" in entry:
                 clock = (float(entry["clock"][0]), float(entry["clock"][1]))
-        except (CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
-            raise JournalError(f"{p}, line {number}: {exc}") from exc
-    good = len(raw) - len(tail)
-    return JournalContents(header, tuple(observations), bool(tail.strip()), good, clock, acked, hints, tuple(deep))
+        except (JournalError, CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
+            if salvage:
+                damaged_at, good = number, start
+                break
+            said = str(exc) if isinstance(exc, JournalError) else f"{p}, line {number}: {exc}"
+            raise JournalError(f"{said}. The lines before it are whole: `companion export --salvage {p} OUT.sgf` "
+                               f"writes the match up to there (this file is left as it is)") from exc
+    torn = bool(tail.strip()) and damaged_at is None
+    return JournalContents(header, tuple(observations), torn, good, clock, acked, hints, tuple(deep), damaged_at)
 
 
 def _parse(line: bytes, path: Path, number: int) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise JournalError(f"{path}, line {number}: damaged ({exc.msg if hasattr(exc, 'msg') else exc})") from exc
+        what = f"not JSON ({exc.msg} at column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+        raise JournalError(f"{path}, line {number}: damaged, {what}") from exc
     if not isinstance(data, dict):
         raise JournalError(f"{path}, line {number}: not a journal entry")
     return data

@@ -35,6 +35,8 @@ class Recorder:
         """Every observation so far (those replayed from a journal included)."""
         self.torn = False
         """On resume: the journal's last line had been cut short by the crash (and was dropped)."""
+        self.damaged_at: int | None = None
+        """Read with `load_any(..., salvage=True)`: the journal's damaged line the match was read up to."""
         self.clock_used: tuple[float, float] | None = None
         """The match clock's reserve used by each player, as last journalled (on resume)."""
         self.hints_shown: bool | None = None
@@ -115,8 +117,9 @@ def format_record(record: MatchRecord, suffix: str) -> str:
     raise CompanionError(f"cannot write {suffix or 'files without a suffix'}: use .mat, .txt or .sgf")
 
 
-def load_any(path: str | Path) -> tuple[Recorder, AuditReport | None]:
-    """A journal, `.mat`/`.txt` or `.sgf`, replayed through the referee into a (journal-less) recorder."""
+def load_any(path: str | Path, *, salvage: bool = False) -> tuple[Recorder, AuditReport | None]:
+    """A journal, `.mat`/`.txt` or `.sgf`, replayed through the referee into a (journal-less) recorder; a journal
+    with a damaged line read up to it with `salvage` (`read_journal`)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix in (".mat", ".txt", ".sgf"):
@@ -132,10 +135,11 @@ def load_any(path: str | Path) -> tuple[Recorder, AuditReport | None]:
         report = audit_match(record, observer=keep, referee=recorder.referee)
         recorder.observations = observed
         return recorder, report
-    contents: JournalContents = read_journal(p)
+    contents: JournalContents = read_journal(p, salvage=salvage)
     recorder = Recorder(contents.header)
     recorder.replay(contents.observations)
     recorder.torn = contents.torn  # the caller says so: a crash cut its last line, which is left out
+    recorder.damaged_at = contents.damaged_at
     return recorder, None
 
 

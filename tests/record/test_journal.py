@@ -198,6 +198,29 @@ def test_a_damaged_journal_is_refused_with_its_line(tmp_path, damage, message):
     path.write_bytes(b"\n".join(damage(lines[:-1])) + b"\n")
     with pytest.raises(JournalError, match=message):
         read_journal(path)
+    if message.startswith("line"):  # read up to the damaged line on request, the file as it was
+        kept = path.read_bytes()
+        salvaged = read_journal(path, salvage=True)
+        assert salvaged.damaged_at == int(message.split()[1].rstrip(":"))
+        assert len(salvaged.observations) == salvaged.damaged_at - 2 and path.read_bytes() == kept
+
+
+def test_a_damaged_line_is_named_with_what_is_wrong_and_the_way_to_keep_what_precedes_it(tmp_path):
+    """A club organiser's journal with one garbled line in the middle: every command said "damaged (Expecting
+    value)", a parser's words, and nothing could be done with the match before it."""
+    path = tmp_path / "m.jsonl"
+    recorder = Recorder.create(path, JournalHeader(("A", "B"), 3))
+    for dice in ((3, 1), (), (6, 4), ()):
+        recorder.observe(DiceReading(dice))
+    recorder.close()
+    lines = path.read_bytes().split(b"\n")
+    lines[3] = b'{"n":3,"obs":GARBAGE'
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(JournalError, match=r"line 4: damaged, not JSON \(Expecting value at column 14\)\. The lines "
+                                           r"before it are whole: `companion export --salvage"):
+        read_journal(path)
+    salvaged = read_journal(path, salvage=True)
+    assert salvaged.damaged_at == 4 and len(salvaged.observations) == 2 and not salvaged.torn
 
 
 def test_a_version_1_journal_still_reads_and_a_newer_builds_is_refused_by_its_number(tmp_path):
