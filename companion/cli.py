@@ -661,9 +661,17 @@ def _export_at_end(recorder, out: Path) -> None:
     export does): the run cannot ask, and a record there may be the only copy of another match."""
     from companion.files import unique_path
 
+    if not recorder.record().games:  # a .mat of no game keeps neither the players nor anything else
+        print(f"nothing was played: {out} is not written (the journal {_journal_name(recorder)} keeps the match's "
+              "players for --resume)", file=sys.stderr)
+        return
     path = unique_path(Path(out))
     recorder.export(path)
     print(f"wrote {path}" + (f" ({out} exists already: it is never replaced)" if path != Path(out) else ""))
+
+
+def _journal_name(recorder) -> str:
+    return str(recorder.journal.path) if recorder.journal is not None else "(none)"
 
 
 def _type_lines(recorder, lock) -> None:

@@ -75,6 +75,15 @@ def test_resume_finds_a_journal_by_the_name_the_app_shows_and_says_what_it_keeps
     assert len(read_journal(journal).observations) > held  # both resumes went on with it
 
 
+def test_a_headless_run_that_plays_nothing_writes_no_empty_match_file(tmp_path):
+    """A club organiser's empty `run --no-ui --out x.mat --players A B` wrote a .mat of a date and a length: no
+    game, and so no players."""
+    ran = _companion("run", "--no-ui", "--out", str(tmp_path / "x.mat"), "--players", "A", "B", "--journal",
+                     str(tmp_path / "j.jsonl"))
+    assert ran.returncode == 0 and "nothing was played" in ran.stderr and not (tmp_path / "x.mat").exists()
+    assert read_journal(tmp_path / "j.jsonl").header.players == ("A", "B")
+
+
 def test_a_match_played_now_is_dated_in_its_exports_and_a_replayed_one_is_not(tmp_path):
     """A recorder's trial: the journal knew when the match began, but its .mat had no EventDate and its .sgf no DT."""
     import time
