@@ -26,6 +26,7 @@ class Confirm(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()  # the safe answer is the default
+        self.app.clear_notifications()  # a toast lay over the No button at 80x24: the question is what matters now
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

@@ -327,6 +327,19 @@ async def test_n_while_a_play_is_due_is_typed_and_entered_alone_asks_first(tmp_p
         assert isinstance(app.screen, Confirm)  # the typed word's capital too: it never starts a game unasked
 
 
+async def test_a_question_clears_the_toasts_that_would_cover_its_answers(tmp_path):
+    """At 80x24 a club organiser's toasts lay over the Quit dialog's No button."""
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.notify("No illegal play is waiting for an answer")
+        await pilot.pause()
+        assert app._notifications
+        app.set_focus(None)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm) and not app._notifications
+
+
 async def test_question_mark_lists_every_key_even_those_the_footer_has_no_room_for(tmp_path):
     """A new user at 80x24 found no help key: `?` was typed into the line, and the footer never showed x, i, l, b or
     k. On the empty line `?` (or F1) lists every key and what the line takes; Escape goes back."""
