@@ -119,8 +119,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         for r in reports:
             status = "legal" if r.ok else f"{len(r.findings)} problem(s)"
-            if r.notes:
-                status += f", {len(r.notes)} illegal play(s) let stand"
+            stood = sum(n.kind == "illegal-play-stood" for n in r.notes)
+            if stood:
+                status += f", {stood} illegal play(s) let stand"
+            if len(r.notes) > stood:
+                status += f", the board set by hand {len(r.notes) - stood} time(s)"
             winner = f", won by {r.players[r.winner]}" if r.winner is not None else ""
             length = f"{r.length}-point match" if r.length else "money play"
             print(f"{r.source}: {length}, {len(r.games)} game(s), {r.plays} plays checked: {status}"

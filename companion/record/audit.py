@@ -178,6 +178,12 @@ class _GameReplay:
             elif kind is ActionKind.STOOD:
                 self.illegal_play_stood(action)
             elif kind is ActionKind.SETUP:
+                # legal wherever the rules allow the position, but not reached by the plays: a referee reading the
+                # report must know the board was set by hand (a camera misread mended, or a position made up)
+                self.report.notes.append(Finding(
+                    self.game.number, action.move, action.line, self.record.players[action.player], "position-set",
+                    f"the board was set by hand to Position ID {action.position.position_id()} "
+                    f"({self.record.players[action.player]} to act)"))
                 self.feed(action, UserCommand(Command.SET_POSITION, action.player, position=action.position))
             elif kind is ActionKind.DOUBLE:
                 self.feed(action, UserCommand(Command.DOUBLE, action.player))

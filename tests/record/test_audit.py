@@ -131,3 +131,22 @@ def test_a_result_line_that_gives_the_wrong_points_is_found(tmp_path):
     assert "RE[W+1]" in sgf or "RE[B+1]" in sgf
     wrong = sgf.replace("RE[W+1]", "RE[W+3]", 1) if "RE[W+1]" in sgf else sgf.replace("RE[B+1]", "RE[B+3]", 1)
     assert any("point(s), the rules say 1" in str(f) for f in audit_match(parse_sgf(wrong)).findings)
+
+
+def test_a_board_set_by_hand_is_noted_for_the_referee_reading_the_report(tmp_path):
+    """A club organiser set a board by hand mid-game (two checkers borne off, two back on the 24-point: a position
+    the rules allow), and `check` of the match called it legal without a word of it."""
+    from companion.record.journal import JournalHeader
+    from companion.record.recorder import Recorder
+    from companion.referee import Command, DiceReading, UserCommand
+    from companion.rules import Position
+
+    start = Position.start()
+    mine = list(start.player)
+    mine[8], mine[0] = 1, 2  # two of the 8-point's three borne off
+    recorder = Recorder(JournalHeader(("Eve", "Frank"), 3))
+    recorder.observe(DiceReading((3, 1)))
+    recorder.observe(UserCommand(Command.SET_POSITION, player=0, position=Position(tuple(mine), start.opponent)))
+    report = audit_match(recorder.record())
+    assert report.ok and [n.kind for n in report.notes] == ["position-set"]
+    assert "set by hand to Position ID" in str(report.notes[0]) and "Eve to act" in str(report.notes[0])
