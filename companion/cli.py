@@ -336,10 +336,15 @@ DEFAULT_LENGTH = 7
 def _journal_to_resume(path: Path) -> Path:
     """`--resume`'s journal: as given, else a bare name (the app's status line shows the journal's name) in the
     user data folder, where journals go by default; with `.jsonl` added where it was left off."""
+    if not path.name:  # "" or "/": no journal's name
+        raise CompanionError(f"--resume {str(path)!r} names no journal")
     candidates = [path, path.with_name(path.name + ".jsonl")]
     if path.parent == Path("."):
         candidates += [_data_dir() / c.name for c in candidates]
-    return next((c for c in candidates if c.is_file()), path)
+    found = next((c for c in candidates if c.is_file()), None)
+    if found is None and path.parent == Path(".") and not path.exists():
+        raise CompanionError(f"no journal {path} here or in {_data_dir()}, where journals go by default")
+    return found or path
 
 
 def _note_if_torn(path, recorder) -> None:
@@ -666,7 +671,7 @@ def _export_at_end(recorder, out: Path) -> None:
 
     if not recorder.record().games:  # a .mat of no game keeps neither the players nor anything else
         print(f"nothing was played: {out} is not written (the journal {_journal_name(recorder)} keeps the match's "
-              "players for --resume)", file=sys.stderr)
+              "players)", file=sys.stderr)
         return
     path = unique_path(Path(out))
     recorder.export(path)

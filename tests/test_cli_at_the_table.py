@@ -73,6 +73,9 @@ def test_resume_finds_a_journal_by_the_name_the_app_shows_and_says_what_it_keeps
     assert first == 0
     assert read_journal(journal).header.players == ("Ann", "Bob")
     assert len(read_journal(journal).observations) > held  # both resumes went on with it
+    for name, said in (("", "names no journal"), ("nosuch", "no journal nosuch here or in ")):
+        missing = _companion("run", "--no-ui", "--resume", name, env_home=tmp_path / "data")
+        assert missing.returncode == 2 and said in missing.stderr and "Traceback" not in missing.stderr
 
 
 def test_a_headless_run_that_plays_nothing_writes_no_empty_match_file(tmp_path):

@@ -177,6 +177,8 @@ def read_journal(path: str | Path, *, salvage: bool = False) -> JournalContents:
             if "clock" in entry:
                 clock = (float(entry["clock"][0]), float(entry["clock"][1]))
         except (JournalError, CodecError, KeyError, TypeError, ValueError, IndexError) as exc:
+            if salvage and is_aside_line(line):
+                continue  # beside the match (an acknowledgement, the hints, the clock): the match goes on after it
             if salvage:
                 damaged_at, good = number, start
                 break

@@ -67,7 +67,9 @@ class MatchLog:
             if current is not None and actions:  # a game not begun yet is not part of the record
                 games.append(GameRecord(current.number, current.score, tuple(actions)))
 
-        def plays() -> int:  # a play's `move` is its number in the game (a journal has no lines to name)
+        def plays() -> int:
+            # an action's `move` is the number in the game of the play it comes with, that play's or the next one's
+            # for a cube action or a board set by hand, the last one's for the game's end (a journal has no lines)
             return sum(a.kind in (ActionKind.ROLL, ActionKind.STOOD) for a in actions) + 1
 
         for event in self.events:
@@ -91,20 +93,21 @@ class MatchLog:
                                       position=event.after.swap(), text=played + "; ".join(event.reasons),
                                       move=plays()))
             elif isinstance(event, PositionSet):
-                actions.append(Action(event.player, ActionKind.SETUP, position=event.position))
+                actions.append(Action(event.player, ActionKind.SETUP, position=event.position, move=plays()))
             elif isinstance(event, DoubleOffered):
-                actions.append(Action(event.player, ActionKind.DOUBLE, value=event.value))
+                actions.append(Action(event.player, ActionKind.DOUBLE, value=event.value, move=plays()))
             elif isinstance(event, Taken):
-                actions.append(Action(event.player, ActionKind.TAKE))
+                actions.append(Action(event.player, ActionKind.TAKE, move=plays()))
             elif isinstance(event, Beavered):
-                actions.append(Action(event.player, ActionKind.BEAVER, value=event.value))
+                actions.append(Action(event.player, ActionKind.BEAVER, value=event.value, move=plays()))
             elif isinstance(event, Passed):
-                actions.append(Action(event.player, ActionKind.DROP))
+                actions.append(Action(event.player, ActionKind.DROP, move=plays()))
             elif isinstance(event, Resigned):
-                actions.append(Action(event.player, ActionKind.RESIGN, value=event.value))
+                actions.append(Action(event.player, ActionKind.RESIGN, value=event.value, move=plays()))
             elif isinstance(event, GameOver):
                 text = "resigned" if event.kind is EndKind.RESIGNED else event.kind.name.lower()
-                actions.append(Action(event.winner, ActionKind.WIN, value=event.points, text=text))
+                actions.append(Action(event.winner, ActionKind.WIN, value=event.points, text=text,
+                                      move=max(1, plays() - 1)))
         close()
         metadata = dict(self.metadata)
         return MatchRecord(self.length, self.players, tuple(games), metadata)

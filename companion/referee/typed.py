@@ -124,7 +124,8 @@ def observations_from_text(line: str, game: GameState, *, sequence: int | None =
     except RulesError as exc:
         said = str(exc) if repr(stripped) in str(exc) else f"{stripped!r}: {exc}"  # the line named once
         on_bar = game.position.player[BAR]
-        if on_bar and written and not any(source == BAR for source, _, _ in written):
+        enters = bool(plays) and not plays[0].is_empty()  # shut out (the referee ends such a turn itself)
+        if on_bar and enters and written and not any(source == BAR for source, _, _ in written):
             # the first rule broken, before the count the line got wrong (`13/10(4)` with one hit checker)
             said = (f"{stripped!r}: the {'checker' if on_bar == 1 else f'{on_bar} checkers'} on the bar "
                     f"{'enters' if on_bar == 1 else 'enter'} first, before any other moves (and {exc})")

@@ -97,12 +97,14 @@ def parse_xgid(xgid: str) -> XgidState:
         if c.isupper():
             n = ord(c) - ord("A") + 1
             if i == 0:
-                raise InvalidIdError(f"{xgid!r}: character 1 is the top player's bar; bottom checkers cannot be there")
+                raise InvalidIdError(f"{xgid!r}: character 1 of the position part is the top player's bar; bottom "
+                                     "checkers cannot be there")
             bottom[i if i < 25 else BAR] += n
         else:
             n = ord(c) - ord("a") + 1
             if i == 25:
-                raise InvalidIdError(f"{xgid!r}: character 26 is the bottom player's bar; top checkers cannot be there")
+                raise InvalidIdError(f"{xgid!r}: character 26 of the position part is the bottom player's bar; top "
+                                     "checkers cannot be there")
             top[BAR if i == 0 else 25 - i] += n
     for side, name in ((bottom, "bottom"), (top, "top")):
         placed = sum(side)

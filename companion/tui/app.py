@@ -139,7 +139,9 @@ class FittedText(Static):
 class CommandLine(Input):
     """The input line. While it is empty, the keys named in the footer act at once instead of being typed, so `c`
     works from the first second; but a key that begins a word the line takes now is typed (`bar/22`, `none` and
-    `cannot move` while a play is due: `key_is_typed`). Typed alone and entered, such a key runs its action."""
+    `cannot move` while a play is due: `key_is_typed`). Typed alone and entered, such a key runs its action. A
+    command's word typed on the empty line (`take`) acts once, by its first letter: the rest is spent
+    (`COMMAND_WORDS`)."""
 
     _word = ""
     """The command word being typed after its first letter acted (`take` after `t`), while it is typed on."""
@@ -181,11 +183,14 @@ class CommandLine(Input):
 
 
 COMMAND_WORDS = ("accept", "beaver", "correct", "double", "export", "help", "hint", "hints", "new", "pass", "quit",
-                 "review", "take", "undo")
-"""Words a user may type for the command its first letter's key gives: on the empty line the first letter acts,
-and the rest of the word, typed on at once (`WORD_GAP`), is spent, so that `take` takes once."""
-WORD_GAP = 1.0
-"""Seconds between a word's letters, at most: a key pressed later acts as a key."""
+                 "take", "undo")
+"""Words a user may type for what the key of their first letter does (`help` and `hint`: `h`, the hints, where the
+keys are listed): on the empty line the first letter acts, and the rest of the word, typed on at once (`WORD_GAP`),
+is spent, so that `take` takes once."""
+WORD_GAP = 0.5
+"""Seconds between a word's letters, at most: a key pressed later acts as a key. A word's letters come 0.1-0.3 s
+apart at a keyboard, two keys pressed one after the other for their own sake rarely under half a second (`h` then
+`e` within it is taken for `help`, and does not export)."""
 
 
 SHOWN_WHILE_THEY_APPLY = frozenset({"accept", "correct", "double", "take", "pass_double", "undo", "clock",

@@ -150,3 +150,4 @@ def test_a_board_set_by_hand_is_noted_for_the_referee_reading_the_report(tmp_pat
     report = audit_match(recorder.record())
     assert report.ok and [n.kind for n in report.notes] == ["position-set"]
     assert "set by hand to Position ID" in str(report.notes[0]) and "Eve to act" in str(report.notes[0])
+    assert str(report.notes[0]).startswith("game 1, play 1, Eve")  # a journal's record: by the play, not "play 0"

@@ -182,6 +182,6 @@ def test_a_malformed_xgid_is_told_what_is_wrong_in_words():
         parse_xgid("XGID=-b----E-C---eE---c-e----Z-:0:0:1:00:0:0:0:7:10")
     with pytest.raises(InvalidIdError, match=r"character 1 of the position part \(the top player's bar\) is '\?'"):
         parse_xgid("XGID=?b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10")
-    with pytest.raises(InvalidIdError, match="character 26 is the bottom player's bar; top checkers"):
+    with pytest.raises(InvalidIdError, match="character 26 of the position part is the bottom player's bar; top"):
         parse_xgid("XGID=-b----E-C---eE---c-e----Ba:0:0:1:00:0:0:0:7:10")
     assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:0:0:0:7:10")  # a negative field stays a number
