@@ -29,6 +29,9 @@ from companion.vision.roll import cube_reading, dice_reading
 
 DICE_LOOKS = 8
 """Still frames after a settle on which the dice are read until two reads agree (at 20 fps, 0.4 s)."""
+BUSY_TOO_LONG = 10.0
+"""Seconds a still board may look covered before the status says what else it may be: a hand rests on a still board
+for a moment; through another board's profile, or after the camera moved, the points read covered for good."""
 
 
 @dataclass
@@ -71,6 +74,8 @@ class BoardWatcher:
         """The frame `_reading` was read from: what a confirmed position's empty points are learnt from."""
         self._looks = DICE_LOOKS
         self._seen: list[DiceReading] = []
+        self._busy_since: float | None = None
+        """When the still board began to look covered, while it does."""
 
     def feed(self, image: np.ndarray, time: float) -> list[Observation]:
         self.status.frames += 1
@@ -98,7 +103,13 @@ class BoardWatcher:
         self._reading = None
         if reading.busy:
             self.status.busy += 1
+            self._busy_since = time if self._busy_since is None else self._busy_since
+            if time - self._busy_since >= BUSY_TOO_LONG:  # not a hand passing: say what else it may be
+                self.status.warning = "; ".join(w for w in (self.status.warning, (
+                    f"the board has looked covered for {time - self._busy_since:.0f} s: if nothing lies on it, the "
+                    "camera or the board has moved, or the profile is another board's; calibrate again")) if w)
             return []
+        self._busy_since = None
         self.status.readings += 1
         self._reading, self._looks, self._seen = reading, 0, []
         self._settled_image = image

@@ -265,3 +265,34 @@ def test_the_watcher_says_when_the_profile_looks_where_no_board_is():
     for i in range(10):
         watcher.feed(start, i * 0.05)
     assert not watcher.status.warning
+
+
+def test_the_watcher_says_when_a_still_board_looks_covered_for_long():
+    """A director's video read through another board's profile read covered ("a hand or something over the board")
+    frame after frame, with nothing said but confidence 0.00."""
+    from companion.vision import watch
+    from companion.vision.watch import BoardWatcher
+
+    start, corners = _render(Position.start())
+    profile = calibrate(start, corners=corners, markers=False, reader="strips").profile
+    h, w = start.shape[:2]
+    covered = start.copy()
+    covered[int(h * 0.35):int(h * 0.65), int(w * 0.35):int(w * 0.65)] = (120, 150, 190)  # a hand-coloured block
+    moved = np.roll(covered, 40, axis=1)  # something moves between the still spells: each settles anew
+
+    def still_spells(watcher, image, start_time, seconds):
+        t = start_time
+        while t < start_time + seconds:
+            watcher.feed(moved, t)
+            for k in range(1, 8):
+                watcher.feed(image, t + 0.1 * k)
+            t += 1.0
+        return t
+
+    watcher = BoardWatcher(profile, hold=0.2, dice=False)
+    t = still_spells(watcher, covered, 0.0, watch.BUSY_TOO_LONG / 2)
+    assert watcher.status.busy >= 3 and not watcher.status.warning  # a hand, for a moment
+    t = still_spells(watcher, covered, t, watch.BUSY_TOO_LONG)
+    assert "has looked covered for" in (watcher.status.warning or "")
+    still_spells(watcher, start, t, 2.0)  # the board clear again: nothing to say
+    assert not watcher.status.warning
