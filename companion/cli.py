@@ -1076,7 +1076,13 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         raise PositionNotRead(f"{exc} (if it is set up so, calibrate again with --trust-position)") from None
     out = Path(args.out) if args.out else default_profile_path()
     profile = replace(result.profile, flat_dice=True) if args.flat_dice else result.profile
+    earlier = out.with_name(f"{out.stem}.earlier{out.suffix}")
+    kept = out.is_file()
+    if kept:  # another board's, perhaps: the calibration before this one is kept, not replaced without a word
+        out.replace(earlier)
     profile.save(out)
+    if kept:
+        print(f"the profile that was at {out} is kept as {earlier}")
     o = profile.orientation
     print(f"playing area {result.how}; player 0 plays the {o.player0_colour} checkers and sits at the "
           f"{'bottom' if o.player0_at_bottom else 'top'} of the picture, home board on his "

@@ -37,6 +37,11 @@ def test_calibrate_then_read_prints_ids(tmp_path, capsys):
     profile = tmp_path / "board.toml"
     assert main(["calibrate", "--image", str(path), "--corners", *corners, "--out", str(profile)]) == 0
     assert "verified" in capsys.readouterr().out
+    # calibrated again (a director with several boards): the profile before is kept beside it, and said so
+    first = profile.read_text()
+    assert main(["calibrate", "--image", str(path), "--corners", *corners, "--out", str(profile)]) == 0
+    assert f"is kept as {tmp_path / 'board.earlier.toml'}" in capsys.readouterr().out
+    assert (tmp_path / "board.earlier.toml").read_text() == first
     seen_by_player0 = Position.start().play("24/18 13/11", 6, 2).position.swap()
     moved, _ = _photo(tmp_path, seen_by_player0, "moved.png", tilt=12)
     assert main(["read", str(moved), "--profile", str(profile)]) == 0
