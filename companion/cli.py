@@ -850,9 +850,11 @@ def _cmd_read(args: argparse.Namespace) -> int:
             raise NotABoard(f"{args.image} does not show a backgammon board where it was looked for")
     elif reading.board < BOARD_LEAST:
         if not given or reading.board < GIVEN_LEAST:
-            raise NotABoard(f"{args.image} does not show a backgammon board where "
-                            f"{'the corners say' if given else 'it was looked for'} (board confidence "
-                            f"{reading.board:.2f}){'' if given else ': give its corners with --corners'}")
+            where = ("the corners say" if args.corners or profile is None else "the profile's corners say"
+                     ) if given else "it was looked for"
+            why = f"; {warning}" if warning else ""  # a picture of another size than the profile's, first of all
+            raise NotABoard(f"{args.image} does not show a backgammon board where {where} (board confidence "
+                            f"{reading.board:.2f}){'' if given else ': give its corners with --corners'}{why}")
         # the user says the board is there: read it, and say how unsure
         whose = ("the corners" if args.corners or profile is None or profile.localisation != "corners" else
                  "the profile's corners (has the camera or the board moved? give --corners, or calibrate again)")

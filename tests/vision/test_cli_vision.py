@@ -42,6 +42,11 @@ def test_calibrate_then_read_prints_ids(tmp_path, capsys):
     assert main(["calibrate", "--image", str(path), "--corners", *corners, "--out", str(profile)]) == 0
     assert f"is kept as {tmp_path / 'board.earlier.toml'}" in capsys.readouterr().out
     assert (tmp_path / "board.earlier.toml").read_text() == first
+    # a picture of another size than the profile's: refused, saying that first (it said only "where the corners say")
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(cv2.imread(str(path)), None, fx=0.5, fy=0.5))
+    assert main(["read", str(small), "--profile", str(profile)]) == 2
+    assert "the profile was calibrated on" in capsys.readouterr().err
     seen_by_player0 = Position.start().play("24/18 13/11", 6, 2).position.swap()
     moved, _ = _photo(tmp_path, seen_by_player0, "moved.png", tilt=12)
     assert main(["read", str(moved), "--profile", str(profile)]) == 0
