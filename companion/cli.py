@@ -1176,7 +1176,7 @@ def _cmd_film(args: argparse.Namespace) -> int:
     import numpy as np
 
     from companion.sim import STYLES, Effects, Pose
-    from companion.sim.video import GameFilm, self_play, turns_from_events, write_film
+    from companion.sim.video import GameFilm, film_labels_path, self_play, turns_from_events, write_film
 
     rng = np.random.default_rng(args.seed)
     if args.match:
@@ -1203,7 +1203,8 @@ def _cmd_film(args: argparse.Namespace) -> int:
     effects = Effects(light=0.25, temperature=float(rng.uniform(-0.5, 0.5)), noise=4, blur=0.6, jpeg=85)
     film = GameFilm(style, pose, effects, fps=args.fps, width=args.width, height=args.height, seed=args.seed)
     count = write_film(film.film(turns), Path(args.out), args.fps)
-    print(f"wrote {count} frames ({count / args.fps:.1f} s) to {args.out}")
+    print(f"wrote {count} frames ({count / args.fps:.1f} s) to {args.out}, their labels to "
+          f"{film_labels_path(Path(args.out))}")
     return EXIT_OK
 
 

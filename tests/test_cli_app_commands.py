@@ -227,7 +227,7 @@ def test_demo_reads_a_rendered_game_through_vision(tmp_path):
     assert "Illegal" not in result.stdout and "Needs attention" not in result.stdout
 
 
-def test_a_filmed_game_becomes_a_mat_file(tmp_path):
+def test_a_filmed_game_becomes_a_mat_file(tmp_path, capsys):
     """A match video read by vision (board, dice and cube from the pixels), without the app, becomes a .mat with
     the film's rolls and plays: film it, calibrate on its first frame by corners, run it headless."""
     import numpy as np
@@ -237,6 +237,7 @@ def test_a_filmed_game_becomes_a_mat_file(tmp_path):
     video, profile, mat = tmp_path / "game.mp4", tmp_path / "board.toml", tmp_path / "game.mat"
     assert main(["film", "--turns", "7", "--seed", "3", "--style", "1", "--width", "960", "--height", "540",
                  "--out", str(video)]) == 0
+    assert f"their labels to {tmp_path / 'game.labels.jsonl'}" in capsys.readouterr().out  # where to find them
     first = json.loads((tmp_path / "game.labels.jsonl").open().readline())
     corners = [f"{x:.0f},{y:.0f}" for x, y in first["corners"]]
     assert main(["calibrate", "--video", str(video), "--corners", *corners, "--out", str(profile)]) == 0

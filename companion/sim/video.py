@@ -266,16 +266,18 @@ class _Board:
         self.scene = replace(self.scene, points=tuple(points), bar=(bar[0], bar[1]))
 
 
+def film_labels_path(out: Path) -> Path:
+    """Where `write_film` puts a film's labels: `NAME.labels.jsonl` beside an MP4, `labels.jsonl` in a folder."""
+    out = Path(out)
+    return out.with_suffix(".labels.jsonl") if out.suffix.lower() == ".mp4" else out / "labels.jsonl"
+
+
 def write_film(frames: Iterator[tuple[np.ndarray, FrameLabel, str]], out: Path, fps: int) -> int:
-    """MP4 when `out` ends in .mp4, else a folder of JPEGs; labels go to `labels.jsonl` beside the frames."""
+    """MP4 when `out` ends in .mp4, else a folder of JPEGs; labels go beside them (`film_labels_path`)."""
     out = Path(out)
     video = None
-    if out.suffix.lower() == ".mp4":
-        out.parent.mkdir(parents=True, exist_ok=True)
-        labels_path = out.with_suffix(".labels.jsonl")
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        labels_path = out / "labels.jsonl"
+    labels_path = film_labels_path(out)
+    (out.parent if out.suffix.lower() == ".mp4" else out).mkdir(parents=True, exist_ok=True)
     count = 0
     with open(labels_path, "w", encoding="utf-8") as labels:
         for image, label, phase in frames:
