@@ -1184,6 +1184,12 @@ def _cmd_film(args: argparse.Namespace) -> int:
 
         loaded, _ = load_any(args.match)
         games = turns_from_events(loaded.referee.events)
+        from companion.referee import PlayStood
+
+        stood = sum(isinstance(e, PlayStood) for e in loaded.referee.events)
+        if stood:  # a film's hand carries a legal play's checkers; an illegal one has no moves to carry
+            print(f"note: {args.match} has {stood} illegal play(s) that stood, which a film does not show: the "
+                  "checkers jump to where each left them as the next turn begins", file=sys.stderr)
         if not 1 <= args.game <= len(games):
             raise CompanionError(f"{args.match} has {len(games)} game(s); --game {args.game} is not one of them")
         turns = games[args.game - 1]

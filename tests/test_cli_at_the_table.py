@@ -410,6 +410,16 @@ def test_check_notes_an_illegal_play_that_stood_in_an_sgf(tmp_path, capsys):
     # the journal itself: a club organiser's check named "move 0 (line 0)"; a journal names the play in its game
     assert main(["check", str(tmp_path / "m.jsonl")]) == 0
     assert "note: game 1, play 1, Ann: an illegal play of 31" in capsys.readouterr().out
+    # filmed, it is left out, and said so (a director's film of it jumped without a word)
+    filmed = Recorder.create(tmp_path / "f.jsonl", JournalHeader(("Ann", "Bob"), 3))
+    for line in ("31", "8/5 6/5", "64", "13/9 13/9!", "52"):  # Ann rolls: Bob's illegal play stands
+        pending = filmed.referee.state.pending is not None
+        for observation in observations_from_text(line, filmed.referee.game, illegal_pending=pending):
+            filmed.observe(observation)
+    filmed.close()
+    assert main(["film", "--match", str(tmp_path / "f.jsonl"), "--turns", "1", "--width", "320", "--height", "180",
+                 "--out", str(tmp_path / "f.mp4")]) == 0
+    assert "1 illegal play(s) that stood, which a film does not show" in capsys.readouterr().err
 
 
 def test_a_journal_cut_short_by_a_crash_is_said_so_by_check_and_export(tmp_path, capsys):
