@@ -1016,7 +1016,8 @@ def _reading_text(reading) -> str:
     if unsure:
         doubts.append(f"{unsure} point{'s' if unsure > 1 else ''} unsure (?)")
     if getattr(reading, "mended", False):
-        doubts.append("counts chosen so that each side has 15 checkers, not all seen")
+        # towards fifteen a side, not always to it (a board read through another board's profile stayed at 8)
+        doubts.append("some counts are the reader's guess towards 15 checkers a side, not what it saw")
     if doubts:  # the IDs below take the reading as it is: say what to check on the board before trusting them
         lines.append(f"check on the board: {'; '.join(doubts)}")
     return "\n".join(lines)

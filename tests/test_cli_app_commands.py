@@ -302,8 +302,8 @@ def test_the_reading_as_text_keeps_two_digit_counts_apart_and_says_a_mended_read
                               off_counts=lambda: None, mended=True)
     text = _reading_text(reading)
     assert text.splitlines()[1].startswith("top      3L? 10L?")
-    assert text.splitlines()[-1] == ("check on the board: 2 points unsure (?); counts chosen so that each side has 15 "
-                                     "checkers, not all seen")
+    assert text.splitlines()[-1] == ("check on the board: 2 points unsure (?); some counts are the reader's guess "
+                                     "towards 15 checkers a side, not what it saw")
 
 
 def test_read_says_a_roll_is_unclear_where_the_referee_would_wait():
