@@ -548,8 +548,12 @@ def _listed(names: list[str]) -> str:
 
 
 def _describe(reading: ImageReading) -> str:
-    occupied = [f"{p.count} {p.colour}" for p in reading.points if p.count]
-    return f"{len(occupied)} points hold checkers: " + ", ".join(occupied[:8]) + ("..." if len(occupied) > 8 else "")
+    """Which points the photo reads as holding checkers, named by where they are in the picture (the 12 of each edge
+    counted from its left, as `read` prints them): a director checks those on the board."""
+    occupied = [f"{'top' if s < 12 else 'bottom'} {s % 12 + 1}: {p.count} {p.colour}"
+                for s, p in enumerate(reading.points) if p.count]
+    return (f"{len(occupied)} points hold checkers, counted from the picture's left: " + ", ".join(occupied[:10])
+            + ("..." if len(occupied) > 10 else ""))
 
 
 __all__ = ["CUTS", "DOUBTED_FORGIVEN", "EMPTY_FORGIVEN", "PATTERNED_POINTS", "TRUSTED_STACKS", "Calibration",

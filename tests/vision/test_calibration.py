@@ -425,8 +425,12 @@ def test_a_board_vouched_for_is_calibrated_and_what_its_photo_reads_otherwise_is
     monkeypatch.setattr(strip_reader, "_fifteen_a_side", lambda points, bar, dists, p_light, off: (points, bar))
     monkeypatch.setattr(StripReader, "_read_doubtful_again", lambda self, image, p, norm: None)
     monkeypatch.setattr(StripReader, "_run", _run_edited(edit))
-    with pytest.raises(PositionNotRead):
+    with pytest.raises(PositionNotRead) as refused:
         calibrate(image, corners=corners, markers=False)
+    # where each stack read stands in the picture: a director saw "4 light, 1 dark, 3 dark..." and no point
+    first = next(s for s, p in enumerate(StripReader(corners).read(image).points) if p.count)
+    assert f"counted from the picture's left: {'top' if first < 12 else 'bottom'} {first % 12 + 1}: " in str(
+        refused.value)
     vouched = calibrate(image, corners=corners, markers=False, trust=True)
     assert vouched.vouched and vouched.profile.orientation == plain.profile.orientation
     named = {f"point {plain.profile.orientation.point_of_slot(s)}" for s in fives[:2]}
