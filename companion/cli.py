@@ -646,7 +646,9 @@ def _run_headless(recorder, source, args: argparse.Namespace) -> int:
             source.stop()
 
     if device:
-        print(f"opening the camera or dice cup (up to {args.wait:g} s)", file=sys.stderr, flush=True)
+        opening = " and the ".join(name for name, given in (("video", args.video), ("camera", args.camera is not None),
+                                                             ("dice cup", args.dicecup)) if given) or "source"
+        print(f"opening the {opening} (up to {args.wait:g} s)", file=sys.stderr, flush=True)
         timer = threading.Timer(args.wait, give_up)
         timer.daemon = True
         timer.start()

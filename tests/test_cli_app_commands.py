@@ -243,6 +243,7 @@ def test_a_filmed_game_becomes_a_mat_file(tmp_path, capsys):
     assert main(["calibrate", "--video", str(video), "--corners", *corners, "--out", str(profile)]) == 0
     assert main(["run", "--no-ui", "--video", str(video), "--profile", str(profile), "--players", "Ann", "Bob",
                  "--journal", str(tmp_path / "game.jsonl"), "--out", str(mat)]) == 0
+    assert "opening the video (up to" in capsys.readouterr().err  # not "the camera or dice cup"
     rolls = [a for a in read_match_file(mat).games[0].actions if a.dice is not None]
     script = self_play(np.random.default_rng(3))[:7]  # what `companion film --seed 3` played
     assert len(rolls) == len(script)
