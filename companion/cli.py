@@ -88,7 +88,8 @@ def _folder(text: str) -> str:
 
 
 MAX_LENGTH = 64
-"""The longest match GNU Backgammon plays."""
+"""The longest match GNU Backgammon plays: `rules.match.MAX_MATCH_LENGTH`, not imported so that `--help` starts
+without the rules."""
 
 
 def _cmd_check(args: argparse.Namespace) -> int:

@@ -154,6 +154,12 @@ def key_of(board: list[int]) -> bytes:
     return bytes(me + them)
 
 
+ENGINE_AWAY = 25
+"""The farthest from winning the match either player may be for the engine to judge: bgsage's match equity table
+stops at 25 away, and past it every equity read 0 (a 31-point match's opening hints all +0.000, its cube advice
+double/take above double/pass)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CubeContext:
     """The match and cube, from the side of the player to act, as bgsage takes them."""
@@ -169,6 +175,9 @@ class CubeContext:
     def of(cls, match: MatchState, player: int) -> CubeContext:
         owner = "centered" if match.cube_owner is None else ("player" if match.cube_owner == player else "opponent")
         away = (match.away(player), match.away(1 - player)) if match.length else (0, 0)
+        if max(away) > ENGINE_AWAY:
+            raise EngineError(f"no analysis {away[0]}-away, {away[1]}-away: the engine's match equity table stops "
+                              f"at {ENGINE_AWAY} away (money play and matches to {ENGINE_AWAY} points are analysed)")
         return cls(match.cube, owner, away, match.crawford, match.jacoby, match.beaver)
 
     def kwargs(self) -> dict:
@@ -284,6 +293,7 @@ __all__ = [
     "CubeAdvice",
     "CubeContext",
     "Engine",
+    "ENGINE_AWAY",
     "EngineError",
     "EngineProcess",
     "Hint",

@@ -18,6 +18,10 @@ from companion.errors import IllegalActionError, RulesError
 MAX_CUBE = 1 << 15  # what a Match ID can hold; live play rarely passes 64
 
 
+MAX_MATCH_LENGTH = 64
+"""The longest match GNU Backgammon plays, and so the longest any ID or file here carries."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """What stands between games and inside one, apart from the checkers."""

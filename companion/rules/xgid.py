@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from companion.errors import InvalidIdError, RulesError
 from companion.rules.dice import Roll
-from companion.rules.match import MatchState
+from companion.rules.match import MAX_MATCH_LENGTH, MatchState
 from companion.rules.position import BAR, CHECKERS, Position
 
 BOTTOM = 1
@@ -84,6 +84,9 @@ def parse_xgid(xgid: str) -> XgidState:
     max_cube_log = int(fields[9]) if len(fields) == 10 else DEFAULT_MAX_CUBE_LOG
     if owner not in (-1, 0, 1) or turn not in (-1, 1):
         raise InvalidIdError(f"{xgid!r}: cube owner is -1, 0 or 1 and turn is 1 or -1")
+    if not 0 <= length <= MAX_MATCH_LENGTH:
+        raise InvalidIdError(f"{xgid!r}: the match length field is 0 (money) to {MAX_MATCH_LENGTH} points, as GNU "
+                             f"Backgammon plays them, not {length}")
     if length and max(score_bottom, score_top) >= length:
         raise InvalidIdError(f"{xgid!r} is impossible: a score of {max(score_bottom, score_top)} has already won "
                              f"a {length}-point match")

@@ -160,3 +160,20 @@ def test_the_error_rate_counts_close_or_actual_cube_decisions_as_gnubg_does():
     summary.add_cube(rate_double(nearly, 0, False))
     assert summary.sides[0].close_cube == 1 and summary.sides[0].cube_decisions == 21
     assert summary.sides[0].error_rate == pytest.approx(0.2 / 11)
+
+
+def test_a_match_past_the_engines_table_is_not_analysed_rather_than_all_zero(engine):
+    """A trainee's 31-point match: every hint +0.000, a bad play rated "best play", and at 6-0 double/take above
+    double/pass. bgsage's match equity table stops at 25 away; past it the engine now says so."""
+    from dataclasses import replace
+
+    from companion.analysis import EngineError
+    from companion.analysis.engine import ENGINE_AWAY
+
+    near = replace(MatchState.match_to(31), score=(6, 6))  # 25-away each: in the table
+    assert engine.hint(Position.start(), Roll(3, 1), near, 0).plays[0].equity > 0.1
+    for match in (MatchState.match_to(ENGINE_AWAY + 1), replace(MatchState.match_to(31), score=(6, 0))):
+        with pytest.raises(EngineError, match="match equity table stops at 25 away"):
+            engine.hint(Position.start(), Roll(3, 1), match, 0)
+        with pytest.raises(EngineError, match="match equity table stops at 25 away"):
+            engine.cube(Position.start(), match, 0)

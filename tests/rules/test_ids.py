@@ -185,3 +185,7 @@ def test_a_malformed_xgid_is_told_what_is_wrong_in_words():
     with pytest.raises(InvalidIdError, match="character 26 of the position part is the bottom player's bar; top"):
         parse_xgid("XGID=-b----E-C---eE---c-e----Ba:0:0:1:00:0:0:0:7:10")
     assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:0:0:0:7:10")  # a negative field stays a number
+    # a trainee's 999999999999-point match crashed the engine with a traceback: past gnubg's 64 it is refused
+    with pytest.raises(InvalidIdError, match="the match length field is 0 \\(money\\) to 64 points"):
+        parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:999999999999:10")
+    assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:64:10").match.length == 64
