@@ -286,6 +286,7 @@ class PositionEditor(ModalScreen[EditedPosition | None]):
             on_turn, turn = parse_position_text(text)  # from the side of the player on turn
         except CompanionError as exc:
             self.notify(str(exc), title="Not a position", severity="error")
+            message.input.select_all()  # the next paste or typing replaces it (a paste was appended to it)
             return
         if turn is not None and self.game.phase is Phase.OPENING:  # an XGID says who rolls
             self.roller = turn

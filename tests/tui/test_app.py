@@ -807,8 +807,11 @@ async def test_a_position_id_typed_in_the_editor_may_begin_with_a_board_key(tmp_
             await pilot.press("escape", "escape")
             await pilot.pause()
         editor = await _open_editor(pilot)
-        await pilot.press(*("slash" if c == "/" else c for c in "sGfwATDgc/ABMA"), "enter")
+        await pilot.press(*("slash" if c == "/" else c for c in "sGfwATDgc/ABMZ"), "enter")  # a typo: refused
         await pilot.pause()
+        await pilot.press(*("slash" if c == "/" else c for c in "sGfwATDgc/ABMA"), "enter")  # typed over it
+        await pilot.pause()
+        assert editor.query_one("#editor-id").value == ""  # taken: a trainee's second try was appended, refused
         from companion.rules import Position as P
 
         assert editor.edited in (P.from_position_id("sGfwATDgc/ABMA"), P.from_position_id("sGfwATDgc/ABMA").swap())
