@@ -102,7 +102,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     reports = []
     unreadable = []
-    for name in args.files:
+    for name in map(_match_file, args.files):
         try:
             suffix = Path(name).suffix.lower()
             if suffix in (".jsonl", ".journal"):  # a recorded match: what its referee let stand, checked again
@@ -285,6 +285,7 @@ def _analyse_match(args: argparse.Namespace) -> int:
     from companion.record.recorder import load_any
     from companion.referee import Referee
 
+    args.match = _match_file(args.match)
     loaded, report = load_any(args.match)
     _note_if_torn(args.match, loaded)
     if report is not None and not report.ok:
@@ -318,6 +319,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
         raise CompanionError(f"{target} exists already: a journal is never replaced (name another file)")
     if target.exists() and not args.force:
         raise CompanionError(f"{target} exists already: --force replaces it (or name another file)")
+    args.source = _match_file(args.source)
     recorder, report = load_any(args.source, salvage=args.salvage)
     _note_if_torn(args.source, recorder)
     write_converted(recorder, report, args.source, args.target)
@@ -346,6 +348,16 @@ def _journal_to_resume(path: Path) -> Path:
     if found is None and path.parent == Path(".") and not path.exists():
         raise CompanionError(f"no journal {path} here or in {_data_dir()}, where journals go by default")
     return found or path
+
+
+def _match_file(name: str) -> str:
+    """A match file to read: as given, else a journal's bare name (as the app's status line shows it) found in the
+    user data folder, as `--resume` finds it."""
+    path = Path(name)
+    if path.exists() or path.parent != Path(".") or path.suffix.lower() not in (".jsonl", ".journal"):
+        return name
+    kept = _data_dir() / path.name
+    return str(kept) if kept.is_file() else name
 
 
 def _note_if_torn(path, recorder) -> None:

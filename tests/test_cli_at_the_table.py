@@ -73,6 +73,9 @@ def test_resume_finds_a_journal_by_the_name_the_app_shows_and_says_what_it_keeps
     assert first == 0
     assert read_journal(journal).header.players == ("Ann", "Bob")
     assert len(read_journal(journal).observations) > held  # both resumes went on with it
+    # check, export and analyse find it by that name too (a trainee's `analyse --match match-...jsonl` did not)
+    assert main(["check", journal.name]) == 0
+    assert main(["export", journal.name, str(tmp_path / "m.mat")]) == 0 and (tmp_path / "m.mat").exists()
     for name, said in (("", "names no journal"), ("nosuch", "no journal nosuch here or in ")):
         missing = _companion("run", "--no-ui", "--resume", name, env_home=tmp_path / "data")
         assert missing.returncode == 2 and said in missing.stderr and "Traceback" not in missing.stderr
