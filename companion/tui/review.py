@@ -157,7 +157,8 @@ class ReviewScreen(ModalScreen):
             return  # another decision was chosen meanwhile
         panel = self.query_one("#review-engine", Static)
         if message.hint is not None:
-            rows = ["[b]Hint[/]"]
+            # the depth of this look, not always the rating's (a play looked at deeper with x was rated at 2-ply)
+            rows = [f"[b]Hint[/] ({message.hint.level})"]
             for i, r in enumerate(message.hint.plays[:5], start=1):
                 rows.append(f"{i}. {r.play.notation or 'no move':<24} {r.equity:+.3f}"
                             + (f"  -{r.loss:.3f}" if i > 1 else ""))

@@ -394,7 +394,8 @@ async def test_the_match_review_lists_every_decision_and_jumps_to_its_position(t
         chosen = screen.selected
         assert chosen is screen.shown[min(1, len(screen.shown) - 1)]
         assert chosen.xgid in _text(screen, "#review-decision")
-        assert "Hint" in _text(screen, "#review-engine") or "Cube" in _text(screen, "#review-engine")
+        panel = _text(screen, "#review-engine")
+        assert "Hint (1-ply)" in panel or "Cube" in panel  # the look's depth said (a trainee could not tell)
         assert "Error rate" in _text(screen, "#review-summary")
         await pilot.press("d")  # the match's keys do not reach past the review
         await pilot.pause()
