@@ -107,6 +107,14 @@ class ReviewedDecision:
                 "loss": round(self.loss, 4), "skill": self.skill.value or "good", "forced": self.forced}
 
 
+def _with_dice(before: GameState, rating: PlayRating) -> GameState:
+    """The state a play was made in, its dice thrown: a roll played as it came (forced, or no move) is judged with
+    its throw, so `before` has none yet (its XGID said dice `00`)."""
+    if before.phase is Phase.ROLL and before.turn == rating.player:
+        return before.roll(rating.play.roll.die1, rating.play.roll.die2)
+    return before
+
+
 @dataclass
 class MatchReview:
     """Every rated decision of a match with its summary; built from what a `Reviewer` returns as the match is
@@ -122,7 +130,8 @@ class MatchReview:
         for rating in ratings:
             if isinstance(rating, PlayRating):
                 self.decisions.append(ReviewedDecision(
-                    len(self.decisions), number, rating.player, before.xgid(), "play", str(rating.play.roll),
+                    len(self.decisions), number, rating.player, _with_dice(before, rating).xgid(), "play",
+                    str(rating.play.roll),
                     rating.play.notation or "cannot move", rating.best.notation or "cannot move", rating.loss,
                     rating.forced))
             else:

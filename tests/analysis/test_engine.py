@@ -177,3 +177,20 @@ def test_a_match_past_the_engines_table_is_not_analysed_rather_than_all_zero(eng
             engine.hint(Position.start(), Roll(3, 1), match, 0)
         with pytest.raises(EngineError, match="match equity table stops at 25 away"):
             engine.cube(Position.start(), match, 0)
+
+
+def test_a_roll_played_as_it_came_is_reviewed_with_its_dice(engine):
+    """A trainee's `analyse --match --all` listed "64: cannot move, forced" under an XGID with dice 00: the review
+    took the state before the throw, which a roll that cannot be played is judged with."""
+    from companion.analysis.review import review_match
+    from companion.referee import Command, DiceReading, Referee, UserCommand
+
+    mine, theirs = [0] * 26, [0] * 26
+    mine[25], mine[13], mine[8], mine[6] = 1, 4, 5, 5  # on the bar
+    theirs[1:7], theirs[13] = [2] * 6, 3  # against a closed board
+    observations = [UserCommand(Command.SET_POSITION, player=0, position=Position(tuple(mine), tuple(theirs))),
+                    DiceReading((6, 4), roller=0)]
+    review = review_match(Referee(MatchState.money()).replay(observations), engine, ("A", "B"))
+    play = next(d for d in review.decisions if d.kind == "play")
+    assert play.forced and play.played == "cannot move"
+    assert GameState.from_xgid(play.xgid).dice == Roll(6, 4)
