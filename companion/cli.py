@@ -123,8 +123,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
             stood = sum(n.kind == "illegal-play-stood" for n in r.notes)
             if stood:
                 status += f", {stood} illegal play(s) let stand"
-            if len(r.notes) > stood:
-                status += f", the board set by hand {len(r.notes) - stood} time(s)"
+            by_hand = sum(n.kind == "position-set" for n in r.notes)
+            if by_hand:
+                status += f", the board set by hand {by_hand} time(s)"
             winner = f", won by {r.players[r.winner]}" if r.winner is not None else ""
             length = f"{r.length}-point match" if r.length else "money play"
             print(f"{r.source}: {length}, {len(r.games)} game(s), {r.plays} plays checked: {status}"
@@ -341,23 +342,27 @@ def _journal_to_resume(path: Path) -> Path:
     user data folder, where journals go by default; with `.jsonl` added where it was left off."""
     if not path.name:  # "" or "/": no journal's name
         raise CompanionError(f"--resume {str(path)!r} names no journal")
-    candidates = [path, path.with_name(path.name + ".jsonl")]
-    if path.parent == Path("."):
-        candidates += [_data_dir() / c.name for c in candidates]
-    found = next((c for c in candidates if c.is_file()), None)
+    found = _found_journal(path)
     if found is None and path.parent == Path(".") and not path.exists():
         raise CompanionError(f"no journal {path} here or in {_data_dir()}, where journals go by default")
     return found or path
 
 
+def _found_journal(path: Path) -> Path | None:
+    """A journal as given or with `.jsonl` added, else under that bare name in the user data folder (where journals
+    go by default, and the app's status line names them); None where there is none."""
+    candidates = [path, path.with_name(path.name + ".jsonl")]
+    if path.parent == Path("."):
+        candidates += [_data_dir() / c.name for c in candidates]
+    return next((c for c in candidates if c.is_file()), None)
+
+
 def _match_file(name: str) -> str:
-    """A match file to read: as given, else a journal's bare name (as the app's status line shows it) found in the
-    user data folder, as `--resume` finds it."""
+    """A match file to read: as given, else a journal's bare name found as `--resume` finds it."""
     path = Path(name)
-    if path.exists() or path.parent != Path(".") or path.suffix.lower() not in (".jsonl", ".journal"):
+    if path.exists() or path.suffix.lower() not in (".jsonl", ".journal"):
         return name
-    kept = _data_dir() / path.name
-    return str(kept) if kept.is_file() else name
+    return str(_found_journal(path) or name)
 
 
 def _note_if_torn(path, recorder) -> None:

@@ -189,3 +189,7 @@ def test_a_malformed_xgid_is_told_what_is_wrong_in_words():
     with pytest.raises(InvalidIdError, match="the match length field is 0 \\(money\\) to 64 points"):
         parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:999999999999:10")
     assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:64:10").match.length == 64
+    from companion import cli
+    from companion.rules.match import MAX_MATCH_LENGTH
+
+    assert cli.MAX_LENGTH == MAX_MATCH_LENGTH  # the CLI's copy (it starts without the rules) says the same
